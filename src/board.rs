@@ -410,7 +410,10 @@ mod tests {
         match w.status() {
             Status::Won { winner, line } => {
                 assert_eq!(winner, Player::X);
-                assert_eq!(line.iter().map(Square::index).collect::<Vec<_>>(), [0, 1, 2]);
+                assert_eq!(
+                    line.iter().map(Square::index).collect::<Vec<_>>(),
+                    [0, 1, 2]
+                );
             }
             s => panic!("expected a win, got {s:?}"),
         }
@@ -423,6 +426,9 @@ mod tests {
         assert_eq!(b.rotated().to_string(), "..X/.../...");
         assert_eq!(b.mirrored().to_string(), "..X/.../...");
         assert_eq!(b.rotated().rotated().rotated().rotated(), b);
-        assert_eq!(b.canonical_id(), Board::EMPTY.play(sq(8)).unwrap().canonical_id());
+        assert_eq!(
+            b.canonical_id(),
+            Board::EMPTY.play(sq(8)).unwrap().canonical_id()
+        );
     }
 }

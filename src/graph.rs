@@ -125,8 +125,12 @@ mod tests {
     fn result_key(b: Board) -> Option<&'static str> {
         match b.status() {
             Status::InPlay(_) => None,
-            Status::Won { winner: Player::X, .. } => Some("X"),
-            Status::Won { winner: Player::O, .. } => Some("O"),
+            Status::Won {
+                winner: Player::X, ..
+            } => Some("X"),
+            Status::Won {
+                winner: Player::O, ..
+            } => Some("O"),
             Status::Draw => Some("draw"),
         }
     }
@@ -151,7 +155,10 @@ mod tests {
                 .filter(|b| result_key(**b) == Some(key) && b.marks() == marks)
                 .count()
         };
-        assert_eq!([count("X", 5), count("X", 7), count("X", 9)], [120, 444, 62]);
+        assert_eq!(
+            [count("X", 5), count("X", 7), count("X", 9)],
+            [120, 444, 62]
+        );
         assert_eq!([count("O", 6), count("O", 8)], [148, 168]);
         assert_eq!(count("draw", 9), 16);
         let finished = g.boards().iter().filter(|b| b.is_over()).count();
@@ -203,7 +210,12 @@ mod tests {
             .filter(|b| b.is_over())
             .collect();
         assert_eq!(finished.len(), 138);
-        let count = |k| finished.iter().filter(|b| result_key(**b) == Some(k)).count();
+        let count = |k| {
+            finished
+                .iter()
+                .filter(|b| result_key(**b) == Some(k))
+                .count()
+        };
         assert_eq!([count("X"), count("O"), count("draw")], [91, 44, 3]);
     }
 

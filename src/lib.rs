@@ -3,5 +3,10 @@
 //! The library holds everything; `xtask/` only parses flags and calls
 //! [`site::build`]. See `ARCHITECTURE.md` for the map.
 
+pub mod assets;
 pub mod board;
 pub mod graph;
+pub mod html;
+pub mod output;
+pub mod site;
+pub mod two_player;

@@ -1,1 +1,150 @@
-fn main() {}
+//! The command line: parses flags and calls the library. All flag parsing
+//! lives here; nothing here knows how a page is made.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand};
+use tictactoe_book::site::{self, Options, Report};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "Build and check the tic-tac-toe book")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct BuildArgs {
+    /// Output folder, replaced whole [default: site/ in the repository]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Folder of images and the stylesheet [default: static/ in the repository]
+    #[arg(long = "static", value_name = "DIR")]
+    static_dir: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write the whole site (web game, games against the computer, e-books).
+    BuildSite(BuildArgs),
+    /// Time the build and report pages per second and bytes per page.
+    Bench(BuildArgs),
+}
+
+/// The repository root: xtask lives one folder below it.
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask has a parent folder")
+        .to_path_buf()
+}
+
+impl BuildArgs {
+    fn options(&self) -> Options {
+        let root = repo_root();
+        Options {
+            static_dir: self
+                .static_dir
+                .clone()
+                .unwrap_or_else(|| root.join("static")),
+            out: self.out.clone().unwrap_or_else(|| root.join("site")),
+        }
+    }
+}
+
+fn print_summary(report: &Report, seconds: f64) {
+    for part in &report.parts {
+        println!(
+            "{:<12} {:>6} pages {:>10} bytes",
+            part.name, part.pages, part.bytes
+        );
+    }
+    let (largest, size) = &report.largest_page;
+    println!(
+        "wrote {} pages ({} files), {} bytes; largest page {largest} ({size} bytes); {:.0} ms",
+        report.pages,
+        report.files,
+        report.bytes,
+        seconds * 1000.0
+    );
+}
+
+fn build_site(args: &BuildArgs) -> anyhow::Result<()> {
+    let options = args.options();
+    let start = Instant::now();
+    let report = site::build(&options).context("build failed")?;
+    print_summary(&report, start.elapsed().as_secs_f64());
+    println!("site written to {}", options.out.display());
+    Ok(())
+}
+
+fn bench(args: &BuildArgs) -> anyhow::Result<()> {
+    let options = args.options();
+    let runs = 5;
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..runs {
+        let start = Instant::now();
+        last = Some(site::build(&options).context("build failed")?);
+        times.push(start.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    let report = last.expect("at least one run");
+    let median = times[runs / 2];
+    println!(
+        "build of {} into {}: median of {runs} runs {:.1} ms (min {:.1} ms)",
+        "the site",
+        options.out.display(),
+        median * 1000.0,
+        times[0] * 1000.0
+    );
+    for part in &report.parts {
+        let mean = part.bytes as f64 / part.pages.max(1) as f64;
+        println!(
+            "{:<12} {:>6} pages, mean {:.1} bytes/page, total {} bytes",
+            part.name, part.pages, mean, part.bytes
+        );
+    }
+    println!("{:.0} pages/s overall", report.pages as f64 / median);
+    Ok(())
+}
+
+/// Parses the command line. A usage error is one line on stderr (clap's
+/// first line, which names the problem) and exit code 2.
+fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        if !e.use_stderr() {
+            // --help and --version: print as clap would, and succeed.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        let text = e.to_string();
+        let first = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("error");
+        eprintln!("{first} (see `cargo xtask --help`)");
+        ExitCode::from(2)
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    let result = match &cli.command {
+        Command::BuildSite(args) => build_site(args),
+        Command::Bench(args) => bench(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! The files of `static/`, read into memory before anything is written.
+//!
+//! Invariant: an [`Assets`] value always holds every file in [`REQUIRED`],
+//! so rendering never meets a missing image; all reading of `static/`
+//! happens here, once, with walkdir.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The square images and stylesheet that every folder of web pages gets a
+/// copy of, so pages name them without a `../` (bytes on every page).
+pub const WEB_ASSETS: [&str; 6] = ["e.svg", "x.svg", "o.svg", "xw.svg", "ow.svg", "s.css"];
+
+/// Every file the build needs from `static/`.
+pub const REQUIRED: [&str; 7] = [
+    "e.svg",
+    "x.svg",
+    "o.svg",
+    "xw.svg",
+    "ow.svg",
+    "s.css",
+    "favicon.svg",
+];
+
+/// The contents of `static/`, by path relative to it (with `/` separators).
+#[derive(Clone, Debug)]
+pub struct Assets {
+    files: BTreeMap<String, Vec<u8>>,
+}
+
+/// Why `static/` could not be read.
+#[derive(Debug)]
+pub enum AssetError {
+    /// The folder is not there, or is not a folder.
+    NoFolder(PathBuf),
+    /// A file the build needs is missing.
+    Missing(PathBuf),
+    /// A file or folder could not be read.
+    Unreadable(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for AssetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AssetError::NoFolder(p) => write!(f, "static folder {} not found", p.display()),
+            AssetError::Missing(p) => write!(f, "static file {} is missing", p.display()),
+            AssetError::Unreadable(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for AssetError {}
+
+impl Assets {
+    /// Reads every file below `dir`; fails on the first unreadable one, or
+    /// if a file of [`REQUIRED`] is not there.
+    pub fn load(dir: &Path) -> Result<Assets, AssetError> {
+        if !dir.is_dir() {
+            return Err(AssetError::NoFolder(dir.to_path_buf()));
+        }
+        let mut files = BTreeMap::new();
+        for entry in walkdir::WalkDir::new(dir)
+            .follow_links(true)
+            .sort_by_file_name()
+        {
+            let entry = entry.map_err(|e| {
+                let path = e.path().unwrap_or(dir).to_path_buf();
+                AssetError::Unreadable(path, e.into())
+            })?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let path = entry.path();
+            let bytes =
+                std::fs::read(path).map_err(|e| AssetError::Unreadable(path.to_path_buf(), e))?;
+            let rel = path
+                .strip_prefix(dir)
+                .expect("walkdir stays below its root");
+            let key = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            files.insert(key, bytes);
+        }
+        for name in REQUIRED {
+            if !files.contains_key(name) {
+                return Err(AssetError::Missing(dir.join(name)));
+            }
+        }
+        Ok(Assets { files })
+    }
+
+    /// A required file's bytes.
+    ///
+    /// # Panics
+    /// If `name` is not in [`REQUIRED`]: a programming error, not bad input.
+    pub fn get(&self, name: &str) -> &[u8] {
+        self.files
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} is not a required asset"))
+    }
+
+    /// Every file, by relative path, in sorted order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.files.iter().map(|(k, v)| (k.as_str(), v.as_slice()))
+    }
+}

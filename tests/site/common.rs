@@ -1,0 +1,190 @@
+//! Shared helpers: one built site for all tests, and an HTML reader.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use scraper::{Html, Selector};
+use tictactoe_book::board::{Board, Cell, Player, Square};
+use tictactoe_book::site::{self, Options};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn options(out: &Path) -> Options {
+    Options {
+        static_dir: repo().join("static"),
+        out: out.to_path_buf(),
+    }
+}
+
+/// The site built once, shared by every test of this binary.
+pub fn built() -> &'static Path {
+    static SITE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, out) = SITE.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        site::build(&options(&out)).unwrap();
+        (tmp, out)
+    });
+    out
+}
+
+/// A page read back: its links and images, in document order.
+pub struct Page {
+    pub path: PathBuf,
+    pub doc: Html,
+}
+
+impl Page {
+    pub fn read(path: &Path) -> Page {
+        let text = std::fs::read_to_string(path).unwrap();
+        Page {
+            path: path.to_path_buf(),
+            doc: Html::parse_document(&text),
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.doc.root_element().text().collect()
+    }
+
+    pub fn select(&self, css: &str) -> Vec<scraper::ElementRef<'_>> {
+        let sel = Selector::parse(css).unwrap();
+        self.doc.select(&sel).collect()
+    }
+
+    /// The first nine images: the squares. Returns each square's cell, read
+    /// from the image file's first letter, and its link if it is in one.
+    pub fn squares(&self) -> Vec<(Cell, Option<String>, String)> {
+        let imgs = self.select("img");
+        assert!(
+            imgs.len() >= 9,
+            "{}: fewer than nine images",
+            self.path.display()
+        );
+        imgs[..9]
+            .iter()
+            .map(|img| {
+                let src = img.value().attr("src").unwrap();
+                let name = src.rsplit('/').next().unwrap();
+                let cell = match name.as_bytes()[0] {
+                    b'x' => Cell::Taken(Player::X),
+                    b'o' => Cell::Taken(Player::O),
+                    b'e' => Cell::Empty,
+                    _ => panic!("{}: unknown square image {src}", self.path.display()),
+                };
+                let link = img
+                    .parent()
+                    .and_then(scraper::ElementRef::wrap)
+                    .filter(|p| p.value().name() == "a")
+                    .and_then(|a| a.value().attr("href"))
+                    .map(str::to_string);
+                let alt = img.value().attr("alt").unwrap_or_default().to_string();
+                (cell, link, alt)
+            })
+            .collect()
+    }
+
+    /// The board the squares show.
+    pub fn board(&self) -> Board {
+        let mut id = 0;
+        for (cell, _, _) in self.squares() {
+            id = id * 3
+                + match cell {
+                    Cell::Empty => 0,
+                    Cell::Taken(Player::X) => 1,
+                    Cell::Taken(Player::O) => 2,
+                };
+        }
+        Board::from_id(id).unwrap()
+    }
+
+    /// Every `href` and `src`, resolved against the page's folder.
+    pub fn references(&self) -> Vec<(String, PathBuf)> {
+        let dir = self.path.parent().unwrap();
+        let mut out = Vec::new();
+        for el in self.select("[href], [src]") {
+            for attr in ["href", "src"] {
+                if let Some(v) = el.value().attr(attr) {
+                    out.push((v.to_string(), dir.join(v)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The id a page's file name names.
+pub fn page_id(path: &Path) -> u32 {
+    let stem = path.file_stem().unwrap().to_str().unwrap();
+    u32::from_str_radix(stem, 16).unwrap()
+}
+
+/// Every `.html` file below `dir`.
+pub fn pages_in(dir: &Path) -> BTreeSet<PathBuf> {
+    walk(dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect()
+}
+
+/// Every file below `dir`, sorted.
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every page reachable from `start` by following links, with each page's
+/// links, keyed by normalised path.
+pub fn crawl(start: &Path) -> BTreeMap<PathBuf, Page> {
+    let mut seen = BTreeMap::new();
+    let mut queue = VecDeque::from([normalise(start)]);
+    while let Some(p) = queue.pop_front() {
+        if seen.contains_key(&p) || p.extension().is_none_or(|e| e != "html") {
+            continue;
+        }
+        let page = Page::read(&p);
+        for (_, target) in page.references() {
+            let t = normalise(&target);
+            if !seen.contains_key(&t) {
+                queue.push_back(t);
+            }
+        }
+        seen.insert(p, page);
+    }
+    seen
+}
+
+/// Removes `.` and `..` parts without touching the disk.
+pub fn normalise(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The square of an index.
+pub fn sq(i: usize) -> Square {
+    Square::new(i).unwrap()
+}

@@ -1,0 +1,6 @@
+//! The one integration-test binary: builds whole sites into temporary
+//! folders and reads them back as a browser or a reader would.
+
+mod common;
+mod failures;
+mod two_player;
