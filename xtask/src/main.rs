@@ -95,8 +95,7 @@ fn bench(args: &BuildArgs) -> anyhow::Result<()> {
     let report = last.expect("at least one run");
     let median = times[runs / 2];
     println!(
-        "build of {} into {}: median of {runs} runs {:.1} ms (min {:.1} ms)",
-        "the site",
+        "build into {}: median of {runs} runs {:.1} ms (min {:.1} ms)",
         options.out.display(),
         median * 1000.0,
         times[0] * 1000.0
