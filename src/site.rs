@@ -13,7 +13,9 @@ use crate::assets::{AssetError, Assets, WEB_ASSETS};
 use crate::graph::StateGraph;
 use crate::html::{layout, minify};
 use crate::output::{self, OutFile, OutputError};
+use crate::solver::Solver;
 use crate::two_player;
+use crate::vs_computer::{self, Game};
 
 /// What to build and where.
 #[derive(Clone, Debug)]
@@ -22,6 +24,8 @@ pub struct Options {
     pub static_dir: PathBuf,
     /// The output folder, replaced whole.
     pub out: PathBuf,
+    /// The games against the computer.
+    pub games: vs_computer::Settings,
 }
 
 /// Why a build failed.
@@ -125,7 +129,7 @@ fn web_assets(assets: &Assets, dir: &str) -> Vec<OutFile> {
 }
 
 /// The home page: what this is, how to play, and where to start.
-pub fn home_page() -> Vec<u8> {
+pub fn home_page(games: &[Game]) -> Vec<u8> {
     let body = html! {
         h1 { "Tic-tac-toe, the whole game in pages" }
         p { "Every board that can arise in a game of tic-tac-toe is a page of its own, and every empty square is a link to the board after that move. There is no JavaScript: it plays in any browser, from a web host or straight from disk." }
@@ -133,24 +137,33 @@ pub fn home_page() -> Vec<u8> {
         p { "X moves first. Tap an empty square to place your mark; three in a row wins. The back button takes a move back." }
         h2 { "Two players" }
         p { a href=(two_player::start()) { "Start a game for two players" } }
+        h2 id="games" { "Against the computer" }
+        p { "The computer's replies were decided when this site was built, so even this game is only links. Easy games can be won; a perfect computer never loses." }
+        ul { @for g in games { li { a href=(g.start_page()) { (g.describe()) } } } }
     };
     minify(&layout("Tic-tac-toe", true, &[], body))
 }
 
 /// Renders the whole site into memory.
-pub fn render(assets: &Assets) -> Rendered {
-    let graph = StateGraph::new();
+pub fn render(options: &Options, assets: &Assets) -> Rendered {
+    let solver = Solver::new(StateGraph::new());
+    let games = vs_computer::games(&options.games, &solver);
     let mut site = Rendered {
         files: Vec::new(),
         report: Report::default(),
     };
     let mut home = web_assets(assets, "");
     home.push(OutFile::new("favicon.svg", assets.get("favicon.svg")));
-    home.push(OutFile::new("index.html", home_page()));
+    home.push(OutFile::new("index.html", home_page(&games)));
     site.add_part("home", home);
-    let mut two = two_player::render(&graph);
+    let mut two = two_player::render(solver.graph());
     two.extend(web_assets(assets, &format!("{}/", two_player::DIR)));
     site.add_part(two_player::DIR, two);
+    for game in &games {
+        let mut files = game.render();
+        files.extend(web_assets(assets, &format!("{}/", game.dir())));
+        site.add_part(&game.dir(), files);
+    }
     site.finish()
 }
 
@@ -158,7 +171,7 @@ pub fn render(assets: &Assets) -> Rendered {
 pub fn build(options: &Options) -> Result<Report, BuildError> {
     output::check_target(&options.out)?;
     let assets = Assets::load(&options.static_dir)?;
-    let site = render(&assets);
+    let site = render(options, &assets);
     output::publish(&options.out, &site.files)?;
     Ok(site.report)
 }

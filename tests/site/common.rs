@@ -16,6 +16,7 @@ pub fn options(out: &Path) -> Options {
     Options {
         static_dir: repo().join("static"),
         out: out.to_path_buf(),
+        games: Default::default(),
     }
 }
 
@@ -101,18 +102,29 @@ impl Page {
         Board::from_id(id).unwrap()
     }
 
-    /// Every `href` and `src`, resolved against the page's folder.
+    /// Every `href` and `src` as written, resolved against the page's
+    /// folder without its `#fragment`.
     pub fn references(&self) -> Vec<(String, PathBuf)> {
         let dir = self.path.parent().unwrap();
         let mut out = Vec::new();
         for el in self.select("[href], [src]") {
             for attr in ["href", "src"] {
                 if let Some(v) = el.value().attr(attr) {
-                    out.push((v.to_string(), dir.join(v)));
+                    let file = v.split('#').next().unwrap();
+                    out.push((v.to_string(), dir.join(file)));
                 }
             }
         }
         out
+    }
+
+    /// Whether an element has this id.
+    pub fn has_id(&self, id: &str) -> bool {
+        self.doc
+            .root_element()
+            .descendants()
+            .filter_map(scraper::ElementRef::wrap)
+            .any(|e| e.value().id() == Some(id))
     }
 }
 

@@ -4,3 +4,4 @@
 mod common;
 mod failures;
 mod two_player;
+mod vs_computer;

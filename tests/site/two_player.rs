@@ -96,6 +96,14 @@ fn every_page_is_reachable_from_the_home_page_and_every_reference_resolves() {
                 "{}: {raw} does not resolve",
                 path.display()
             );
+            if let Some((_, fragment)) = raw.split_once('#') {
+                let target_page = &pages[&normalise(&target)];
+                assert!(
+                    target_page.has_id(fragment),
+                    "{}: no #{fragment}",
+                    path.display()
+                );
+            }
         }
         assert!(page.select("script").is_empty());
     }

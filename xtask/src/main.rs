@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use tictactoe_book::site::{self, Options, Report};
+use tictactoe_book::vs_computer;
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "Build and check the tic-tac-toe book")]
@@ -24,6 +25,15 @@ struct BuildArgs {
     /// Folder of images and the stylesheet [default: static/ in the repository]
     #[arg(long = "static", value_name = "DIR")]
     static_dir: Option<PathBuf>,
+    /// Games against the computer (half start with the player's move)
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
+    games: u16,
+    /// One level for every game [default: an even mix]
+    #[arg(long, value_name = "LEVEL", value_parser = ["easy", "medium", "hard", "perfect"])]
+    level: Option<String>,
+    /// Seeds every random choice; the same seed gives the same site
+    #[arg(long, value_name = "N", default_value_t = vs_computer::DEFAULT_SEED)]
+    seed: u64,
 }
 
 #[derive(Subcommand)]
@@ -51,6 +61,14 @@ impl BuildArgs {
                 .clone()
                 .unwrap_or_else(|| root.join("static")),
             out: self.out.clone().unwrap_or_else(|| root.join("site")),
+            games: vs_computer::Settings {
+                games: usize::from(self.games),
+                level: self
+                    .level
+                    .as_deref()
+                    .map(|l| l.parse().expect("clap checked the name")),
+                seed: self.seed,
+            },
         }
     }
 }
@@ -58,7 +76,7 @@ impl BuildArgs {
 fn print_summary(report: &Report, seconds: f64) {
     for part in &report.parts {
         println!(
-            "{:<12} {:>6} pages {:>10} bytes",
+            "{:<16} {:>6} pages {:>10} bytes",
             part.name, part.pages, part.bytes
         );
     }

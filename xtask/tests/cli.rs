@@ -69,7 +69,8 @@ fn a_build_prints_its_summary() {
         String::from_utf8_lossy(&run.stderr)
     );
     let text = String::from_utf8(run.stdout).unwrap();
-    assert!(text.contains("5479 pages"), "{text}");
+    assert!(text.contains("5478 pages"), "{text}");
+    assert!(text.contains("vs-computer/16"), "{text}");
     assert!(text.contains("largest page"), "{text}");
     assert!(out.join("index.html").is_file());
 }

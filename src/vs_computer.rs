@@ -1,0 +1,337 @@
+//! Games against the computer, decided at build time: for each game, the
+//! computer's reply to every board it can face is fixed, so the game is
+//! only links. Pages go in `vs-computer/<game>/<id>.html`.
+//!
+//! Invariant: within a game each board the computer faces has one reply,
+//! drawn once from that game's own ChaCha stream; a player's square link
+//! goes to the board after the player's move and that reply (or to the
+//! finished board if the player's move ended the game).
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use maud::html;
+use rand_core::SeedableRng;
+
+use crate::board::{Board, Player, Square, Status, page_name};
+use crate::html::{board_title, grid, layout, minify};
+use crate::opponent::{self, Level, Rng};
+use crate::output::OutFile;
+use crate::solver::Solver;
+
+/// The folder of the games.
+pub const DIR: &str = "vs-computer";
+
+/// The seed used when none is given.
+pub const DEFAULT_SEED: u64 = 2009;
+
+/// How the games are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// How many games.
+    pub games: usize,
+    /// One level for every game, or `None` for an even mix.
+    pub level: Option<Level>,
+    /// Seeds every random choice.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            games: 16,
+            level: None,
+            seed: DEFAULT_SEED,
+        }
+    }
+}
+
+/// Who starts and how well the computer plays, for one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// 1-based game number: the folder name.
+    pub number: usize,
+    /// The player's mark: X when the player starts, O otherwise.
+    pub human: Player,
+    /// The computer's level.
+    pub level: Level,
+}
+
+impl Spec {
+    /// Whether the player moves first.
+    pub fn human_starts(self) -> bool {
+        self.human == Player::X
+    }
+}
+
+/// The games to make: odd-numbered games start with the player, even ones
+/// with the computer; levels go round in pairs, so each level gets both.
+pub fn plan(settings: &Settings) -> Vec<Spec> {
+    (0..settings.games)
+        .map(|i| Spec {
+            number: i + 1,
+            human: if i % 2 == 0 { Player::X } else { Player::O },
+            level: settings
+                .level
+                .unwrap_or(Level::ALL[(i / 2) % Level::ALL.len()]),
+        })
+        .collect()
+}
+
+/// One game, played out against every sequence of the player's moves.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Who starts and the level.
+    pub spec: Spec,
+    /// The first page: the empty board, or the computer's opening move.
+    pub start: Board,
+    /// The computer's reply to each board it faced.
+    pub replies: BTreeMap<Board, Square>,
+    /// Every page: boards with the player to move, and finished boards.
+    pub pages: BTreeSet<Board>,
+}
+
+impl Game {
+    /// Plays out game `spec` with its own stream of the generator seeded by
+    /// `seed`, so adding games does not change the others.
+    pub fn play_out(spec: Spec, solver: &Solver, seed: u64) -> Game {
+        let mut rng = Rng::seed_from_u64(seed);
+        rng.set_stream(spec.number as u64);
+        let start = if spec.human_starts() {
+            Board::EMPTY
+        } else {
+            // The opening is random, not always the centre.
+            let square = Square::ALL[opponent::below(&mut rng, 9)];
+            Board::EMPTY
+                .play(square)
+                .expect("the empty board takes any move")
+        };
+        let mut game = Game {
+            spec,
+            start,
+            replies: BTreeMap::new(),
+            pages: BTreeSet::new(),
+        };
+        let mut queue = VecDeque::from([start]);
+        game.pages.insert(start);
+        while let Some(board) = queue.pop_front() {
+            for square in board.legal_moves().iter() {
+                let after = board.play(square).expect("legal");
+                let next = game.respond(after, solver, &mut rng);
+                if game.pages.insert(next) {
+                    queue.push_back(next);
+                }
+            }
+        }
+        game
+    }
+
+    /// The board the player lands on after moving to `after`: the
+    /// computer's reply made, unless the game is over.
+    fn respond(&mut self, after: Board, solver: &Solver, rng: &mut Rng) -> Board {
+        if after.is_over() {
+            return after;
+        }
+        let level = self.spec.level;
+        let square = *self.replies.entry(after).or_insert_with(|| {
+            opponent::choose(solver, after, level, rng).expect("a game in play has a move")
+        });
+        after.play(square).expect("the reply is legal")
+    }
+
+    /// Where the player's move to `square` on `board` leads, for a page.
+    pub fn target(&self, board: Board, square: Square) -> Option<Board> {
+        let after = board.play(square).ok()?;
+        if after.is_over() {
+            return Some(after);
+        }
+        after.play(*self.replies.get(&after)?).ok()
+    }
+
+    /// The folder of this game's pages, below the site root.
+    pub fn dir(&self) -> String {
+        format!("{DIR}/{}", self.spec.number)
+    }
+
+    /// How the page of a board names its state, from the player's side.
+    pub fn heading(&self, board: Board) -> String {
+        match board.status() {
+            Status::InPlay(_) => format!("Your move ({})", self.spec.human.letter()),
+            Status::Won { winner, .. } if winner == self.spec.human => "You win".to_string(),
+            Status::Won { .. } => "The computer wins".to_string(),
+            Status::Draw => "Draw".to_string(),
+        }
+    }
+
+    /// One page of the game, minified.
+    pub fn page(&self, board: Board) -> Vec<u8> {
+        let mut links: [Option<String>; 9] = Default::default();
+        for square in board.legal_moves().iter() {
+            links[square.index()] = self.target(board, square).map(page_name);
+        }
+        let heading = self.heading(board);
+        let again = page_name(self.start);
+        let mut nav = vec![("../../index.html".to_string(), "Home")];
+        if board.is_over() {
+            nav.push((again, "Play this game again"));
+            nav.push(("../../index.html#games".to_string(), "Choose another game"));
+        } else {
+            nav.push((again, "Start again"));
+        }
+        let body = html! {
+            h1 { (heading) }
+            (grid(board, &links))
+        };
+        minify(&layout(&board_title(board), false, &nav, body))
+    }
+
+    /// Every page of the game, in id order.
+    pub fn render(&self) -> Vec<OutFile> {
+        self.pages
+            .iter()
+            .map(|&b| OutFile::new(format!("{}/{}", self.dir(), page_name(b)), self.page(b)))
+            .collect()
+    }
+
+    /// The first page, from the site root.
+    pub fn start_page(&self) -> String {
+        format!("{}/{}", self.dir(), page_name(self.start))
+    }
+
+    /// A line for the menu: who starts and the level.
+    pub fn describe(&self) -> String {
+        let who = if self.spec.human_starts() {
+            "you start (X)"
+        } else {
+            "the computer starts, you are O"
+        };
+        format!("Game {}: {who}, {}", self.spec.number, self.spec.level)
+    }
+}
+
+/// Plays out every game of `settings`.
+pub fn games(settings: &Settings, solver: &Solver) -> Vec<Game> {
+    plan(settings)
+        .into_iter()
+        .map(|spec| Game::play_out(spec, solver, settings.seed))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::StateGraph;
+
+    fn solver() -> Solver {
+        Solver::new(StateGraph::new())
+    }
+
+    /// Walks every sequence of the player's moves through the game's
+    /// replies and checks each step.
+    fn check_game(game: &Game) -> (usize, usize) {
+        let computer = game.spec.human.opponent();
+        let (mut human_wins, mut computer_wins) = (0, 0);
+        let mut reached = BTreeSet::new();
+        let mut stack = vec![game.start];
+        while let Some(b) = stack.pop() {
+            if !reached.insert(b) {
+                continue;
+            }
+            match b.status() {
+                Status::InPlay(p) => assert_eq!(p, game.spec.human, "{b}: not the player's turn"),
+                Status::Won { winner, .. } if winner == game.spec.human => human_wins += 1,
+                Status::Won { .. } => computer_wins += 1,
+                Status::Draw => {}
+            }
+            for square in b.legal_moves().iter() {
+                let after = b.play(square).unwrap();
+                let next = game.target(b, square).unwrap();
+                if !after.is_over() {
+                    // Exactly one more mark, the computer's, on an empty square.
+                    let reply = game.replies[&after];
+                    assert_eq!(after.play(reply), Ok(next));
+                    assert_eq!(after.to_move(), computer);
+                }
+                stack.push(next);
+            }
+        }
+        assert_eq!(
+            reached, game.pages,
+            "every page is reachable and nothing else is a page"
+        );
+        (human_wins, computer_wins)
+    }
+
+    #[test]
+    fn every_game_is_consistent_and_perfect_never_loses() {
+        let s = solver();
+        for level in Level::ALL {
+            let settings = Settings {
+                level: Some(level),
+                ..Settings::default()
+            };
+            for game in games(&settings, &s) {
+                let (human_wins, _) = check_game(&game);
+                if level == Level::Perfect {
+                    assert_eq!(human_wins, 0, "{}", game.describe());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn easy_games_can_be_won() {
+        let settings = Settings {
+            level: Some(Level::Easy),
+            ..Settings::default()
+        };
+        let s = solver();
+        let winnable = games(&settings, &s)
+            .iter()
+            .filter(|g| check_game(g).0 > 0)
+            .count();
+        assert!(winnable > 0);
+    }
+
+    #[test]
+    fn the_plan_mixes_starters_and_levels_evenly() {
+        let plan = plan(&Settings::default());
+        assert_eq!(plan.len(), 16);
+        for level in Level::ALL {
+            let of_level: Vec<_> = plan.iter().filter(|s| s.level == level).collect();
+            assert_eq!(of_level.len(), 4);
+            assert_eq!(of_level.iter().filter(|s| s.human_starts()).count(), 2);
+        }
+    }
+
+    #[test]
+    fn seeds_decide_the_games() {
+        let s = solver();
+        let a = games(&Settings::default(), &s);
+        let b = games(&Settings::default(), &s);
+        let c = games(
+            &Settings {
+                seed: 1,
+                ..Settings::default()
+            },
+            &s,
+        );
+        let replies = |g: &[Game]| g.iter().map(|g| g.replies.clone()).collect::<Vec<_>>();
+        assert_eq!(replies(&a), replies(&b));
+        assert_ne!(replies(&a), replies(&c));
+    }
+
+    #[test]
+    fn computer_openings_vary() {
+        let s = solver();
+        let settings = Settings {
+            games: 40,
+            ..Settings::default()
+        };
+        let openings: BTreeSet<Board> = games(&settings, &s)
+            .iter()
+            .filter(|g| !g.spec.human_starts())
+            .map(|g| g.start)
+            .collect();
+        assert!(openings.len() > 3, "{openings:?}");
+    }
+}
