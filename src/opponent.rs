@@ -103,7 +103,7 @@ pub fn ranked_moves(solver: &Solver, board: Board, rng: &mut Rng) -> Vec<(Square
     for i in (1..moves.len()).rev() {
         moves.swap(i, below(rng, i + 1));
     }
-    moves.sort_by(|a, b| b.1.cmp(&a.1));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     moves
 }
 
