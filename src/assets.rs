@@ -12,8 +12,10 @@ use std::path::{Path, PathBuf};
 /// copy of, so pages name them without a `../` (bytes on every page).
 pub const WEB_ASSETS: [&str; 6] = ["e.svg", "x.svg", "o.svg", "xw.svg", "ow.svg", "s.css"];
 
-/// Every file the build needs from `static/`.
-pub const REQUIRED: [&str; 7] = [
+/// Every file the build needs from `static/`: the web squares, stylesheet
+/// and favicon, and the e-reader squares and cover (GIF, no transparency;
+/// redraw them with `cargo xtask draw-images`).
+pub const REQUIRED: [&str; 13] = [
     "e.svg",
     "x.svg",
     "o.svg",
@@ -21,6 +23,12 @@ pub const REQUIRED: [&str; 7] = [
     "ow.svg",
     "s.css",
     "favicon.svg",
+    "e.gif",
+    "x.gif",
+    "o.gif",
+    "xw.gif",
+    "ow.gif",
+    "cover.gif",
 ];
 
 /// The contents of `static/`, by path relative to it (with `/` separators).

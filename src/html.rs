@@ -51,14 +51,15 @@ pub struct SquareView<'a> {
 }
 
 impl SquareView<'_> {
-    /// The image file, whose first letter is `x`, `o` or `e`.
+    /// The image's name without extension, whose first letter is `x`, `o`
+    /// or `e`; the web uses `.svg`, the books `.gif`.
     pub fn image(&self) -> &'static str {
         match (self.cell, self.winning) {
-            (Cell::Empty, _) => "e.svg",
-            (Cell::Taken(Player::X), false) => "x.svg",
-            (Cell::Taken(Player::O), false) => "o.svg",
-            (Cell::Taken(Player::X), true) => "xw.svg",
-            (Cell::Taken(Player::O), true) => "ow.svg",
+            (Cell::Empty, _) => "e",
+            (Cell::Taken(Player::X), false) => "x",
+            (Cell::Taken(Player::O), false) => "o",
+            (Cell::Taken(Player::X), true) => "xw",
+            (Cell::Taken(Player::O), true) => "ow",
         }
     }
 
@@ -77,7 +78,7 @@ impl SquareView<'_> {
 
 impl Render for SquareView<'_> {
     fn render(&self) -> Markup {
-        let img = html! { img src=(self.image()) alt=(self.label()); };
+        let img = html! { img src={ (self.image()) ".svg" } alt=(self.label()); };
         match self.link {
             Some(href) => html! { a href=(href) { (img) } },
             None => img,
@@ -86,7 +87,7 @@ impl Render for SquareView<'_> {
 }
 
 /// The nine squares of `board`, in reading order, with `links[i]` as the
-/// target of square `i`.
+/// target of square `i`. Shared by the web pages and the books.
 pub fn squares<'a>(board: Board, links: &'a [Option<String>; 9]) -> Vec<SquareView<'a>> {
     let line = match board.status() {
         Status::Won { line, .. } => line,

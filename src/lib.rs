@@ -5,6 +5,7 @@
 
 pub mod assets;
 pub mod board;
+pub mod ebook;
 pub mod graph;
 pub mod html;
 pub mod opponent;

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use maud::html;
 
 use crate::assets::{AssetError, Assets, WEB_ASSETS};
+use crate::ebook::{self, IMAGES, epub, kindle_html, mobi};
 use crate::graph::StateGraph;
 use crate::html::{layout, minify};
 use crate::output::{self, OutFile, OutputError};
@@ -26,7 +27,31 @@ pub struct Options {
     pub out: PathBuf,
     /// The games against the computer.
     pub games: vs_computer::Settings,
+    /// Size limits of the books.
+    pub budgets: Budgets,
 }
+
+/// The most bytes each kind of book may take; a build over budget fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// Each MOBI file (the two-player book is the large one).
+    pub mobi: usize,
+    /// Each EPUB file.
+    pub epub: usize,
+}
+
+impl Default for Budgets {
+    /// 450 KB per MOBI and 150 KB per EPUB (1 KB = 1,000 bytes).
+    fn default() -> Self {
+        Budgets {
+            mobi: 450_000,
+            epub: 150_000,
+        }
+    }
+}
+
+/// The folder of the books.
+pub const EBOOKS: &str = "ebooks";
 
 /// Why a build failed.
 #[derive(Debug)]
@@ -35,6 +60,15 @@ pub enum BuildError {
     Assets(AssetError),
     /// The output could not be written.
     Output(OutputError),
+    /// A book came out larger than its budget.
+    OverBudget {
+        /// The book's path in the site.
+        file: String,
+        /// Its size.
+        bytes: usize,
+        /// The limit.
+        budget: usize,
+    },
 }
 
 impl fmt::Display for BuildError {
@@ -42,6 +76,15 @@ impl fmt::Display for BuildError {
         match self {
             BuildError::Assets(e) => e.fmt(f),
             BuildError::Output(e) => e.fmt(f),
+            BuildError::OverBudget {
+                file,
+                bytes,
+                budget,
+            } => write!(
+                f,
+                "{file} is {bytes} bytes, over its budget of {budget} bytes \
+                 (raise it with --mobi-budget or --epub-budget, in KB)"
+            ),
         }
     }
 }
@@ -84,6 +127,19 @@ pub struct Report {
     pub bytes: usize,
     /// The largest HTML page and its size.
     pub largest_page: (String, usize),
+    /// Each book file, its size and its budget.
+    pub books: Vec<BookReport>,
+}
+
+/// One book file's size against its budget.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookReport {
+    /// Path in the site.
+    pub file: String,
+    /// Size in bytes.
+    pub bytes: usize,
+    /// Its budget, if it has one.
+    pub budget: Option<usize>,
 }
 
 /// A rendered site, not yet written.
@@ -140,6 +196,22 @@ pub fn home_page(games: &[Game]) -> Vec<u8> {
         h2 id="games" { "Against the computer" }
         p { "The computer's replies were decided when this site was built, so even this game is only links. Easy games can be won; a perfect computer never loses." }
         ul { @for g in games { li { a href=(g.start_page()) { (g.describe()) } } } }
+        h2 id="ebooks" { "On a Kindle or another e-reader" }
+        p { "The same games as books, one board per screen. Each needs nothing else installed." }
+        ul {
+            @for slug in ["tictactoe-two-player", "tictactoe-vs-computer"] {
+                li {
+                    (if slug.ends_with("two-player") { "Two players: " } else { "Against the computer: " })
+                    a href={ (EBOOKS) "/" (slug) ".mobi" } { "MOBI" } ", "
+                    a href={ (EBOOKS) "/" (slug) ".epub" } { "EPUB" } ", "
+                    a href={ (EBOOKS) "/" (slug) "-kindle.html" } { "single HTML file" }
+                }
+            }
+        }
+        p { b { "Any Kindle, over USB: " } "connect the Kindle, copy the " b { ".mobi" } " file into its " b { "documents" } " folder, eject, and open the book. This works on every Kindle, the first generation included." }
+        p { b { "Send to Kindle: " } "email the " b { ".epub" } " file to your Kindle address, or use the Send to Kindle app." }
+        p { b { "Kobo and other readers: " } "copy the " b { ".epub" } " file onto the reader." }
+        p { "The single HTML file is for converting yourself, with calibre or Kindle Previewer." }
     };
     minify(&layout("Tic-tac-toe", true, &[], body))
 }
@@ -164,7 +236,55 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
         files.extend(web_assets(assets, &format!("{}/", game.dir())));
         site.add_part(&game.dir(), files);
     }
+    let images: Vec<&[u8]> = IMAGES
+        .iter()
+        .map(|n| assets.get(&format!("{n}.gif")))
+        .collect();
+    let mut books: Vec<OutFile> = IMAGES
+        .iter()
+        .map(|n| OutFile::new(format!("{EBOOKS}/{n}.gif"), assets.get(&format!("{n}.gif"))))
+        .collect();
+    for book in [
+        ebook::two_player(solver.graph()),
+        ebook::vs_computer(&games),
+    ] {
+        let at = |ext: &str| format!("{EBOOKS}/{}{ext}", book.slug);
+        let made = [
+            (
+                at(".mobi"),
+                mobi::write(&book, &images),
+                Some(options.budgets.mobi),
+            ),
+            (
+                at(".epub"),
+                epub::write(&book, &images),
+                Some(options.budgets.epub),
+            ),
+            (at("-kindle.html"), kindle_html::write(&book), None),
+        ];
+        for (file, bytes, budget) in made {
+            site.report.books.push(BookReport {
+                file: file.clone(),
+                bytes: bytes.len(),
+                budget,
+            });
+            books.push(OutFile::new(file, bytes));
+        }
+    }
+    site.files.extend(books);
     site.finish()
+}
+
+/// The first book over its budget, if any.
+fn over_budget(report: &Report) -> Option<BuildError> {
+    report.books.iter().find_map(|b| match b.budget {
+        Some(budget) if b.bytes > budget => Some(BuildError::OverBudget {
+            file: b.file.clone(),
+            bytes: b.bytes,
+            budget,
+        }),
+        _ => None,
+    })
 }
 
 /// Loads `static/`, renders, and replaces the output folder: the whole build.
@@ -172,6 +292,9 @@ pub fn build(options: &Options) -> Result<Report, BuildError> {
     output::check_target(&options.out)?;
     let assets = Assets::load(&options.static_dir)?;
     let site = render(options, &assets);
+    if let Some(e) = over_budget(&site.report) {
+        return Err(e);
+    }
     output::publish(&options.out, &site.files)?;
     Ok(site.report)
 }

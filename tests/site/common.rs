@@ -17,6 +17,7 @@ pub fn options(out: &Path) -> Options {
         static_dir: repo().join("static"),
         out: out.to_path_buf(),
         games: Default::default(),
+        budgets: Default::default(),
     }
 }
 

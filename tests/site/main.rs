@@ -2,6 +2,8 @@
 //! folders and reads them back as a browser or a reader would.
 
 mod common;
+mod ebooks;
 mod failures;
+mod tools;
 mod two_player;
 mod vs_computer;

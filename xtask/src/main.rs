@@ -7,8 +7,10 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
-use tictactoe_book::site::{self, Options, Report};
+use tictactoe_book::site::{self, Budgets, Options, Report};
 use tictactoe_book::vs_computer;
+
+mod images;
 
 #[derive(Parser)]
 #[command(name = "cargo xtask", about = "Build and check the tic-tac-toe book")]
@@ -34,6 +36,12 @@ struct BuildArgs {
     /// Seeds every random choice; the same seed gives the same site
     #[arg(long, value_name = "N", default_value_t = vs_computer::DEFAULT_SEED)]
     seed: u64,
+    /// Largest allowed MOBI file, in KB (1,000 bytes)
+    #[arg(long, value_name = "KB", default_value_t = 450)]
+    mobi_budget: usize,
+    /// Largest allowed EPUB file, in KB (1,000 bytes)
+    #[arg(long, value_name = "KB", default_value_t = 150)]
+    epub_budget: usize,
 }
 
 #[derive(Subcommand)]
@@ -42,6 +50,8 @@ enum Command {
     BuildSite(BuildArgs),
     /// Time the build and report pages per second and bytes per page.
     Bench(BuildArgs),
+    /// Redraw the e-reader square images and cover in static/.
+    DrawImages,
 }
 
 /// The repository root: xtask lives one folder below it.
@@ -69,6 +79,10 @@ impl BuildArgs {
                     .map(|l| l.parse().expect("clap checked the name")),
                 seed: self.seed,
             },
+            budgets: Budgets {
+                mobi: self.mobi_budget * 1000,
+                epub: self.epub_budget * 1000,
+            },
         }
     }
 }
@@ -78,6 +92,17 @@ fn print_summary(report: &Report, seconds: f64) {
         println!(
             "{:<16} {:>6} pages {:>10} bytes",
             part.name, part.pages, part.bytes
+        );
+    }
+    for book in &report.books {
+        let budget = match book.budget {
+            Some(b) => format!(" (budget {:.1} KB)", b as f64 / 1000.0),
+            None => String::new(),
+        };
+        println!(
+            "{:<40} {:>8.1} KB{budget}",
+            book.file,
+            book.bytes as f64 / 1000.0
         );
     }
     let (largest, size) = &report.largest_page;
@@ -156,6 +181,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::BuildSite(args) => build_site(args),
         Command::Bench(args) => bench(args),
+        Command::DrawImages => images::draw(&repo_root().join("static")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

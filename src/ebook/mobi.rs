@@ -1,0 +1,479 @@
+//! MOBI 6 ("KF7"), the one format every Kindle opens, written with no
+//! outside converter: a PalmDB of record 0 (PalmDOC, MOBI and EXTH
+//! headers), PalmDOC-compressed 4,096-byte text records, GIF image records,
+//! and FLIS, FCIS and EOF records. Layout after calibre's MOBI 6 writer and
+//! the MobileRead wiki (see `shared/notes/ebook-formats.md`).
+//!
+//! Invariant: the output is a pure function of the book and the images (no
+//! clock, no random id), and every `filepos` holds the byte offset of the
+//! `<` of its target's first element in the uncompressed text.
+
+use std::collections::HashMap;
+
+use super::palmdoc;
+use super::{AUTHOR, Book, IMAGES, Target};
+
+/// Uncompressed bytes of text per record.
+pub const RECORD_SIZE: usize = 4096;
+
+/// A fixed date for the PalmDB header (seconds since 1970): the 2009 post,
+/// so that builds are byte-identical.
+const PALM_DATE: u32 = 1_237_000_000;
+
+/// HTML text with `filepos` links filled in once every target is placed.
+struct Text {
+    buf: Vec<u8>,
+    placed: HashMap<Target, usize>,
+    links: Vec<(usize, Target)>,
+}
+
+impl Text {
+    fn push(&mut self, s: &str) {
+        self.buf.extend_from_slice(s.as_bytes());
+    }
+
+    /// Text content, with `&`, `<` and `>` escaped.
+    fn text(&mut self, s: &str) {
+        for c in s.chars() {
+            match c {
+                '&' => self.push("&amp;"),
+                '<' => self.push("&lt;"),
+                '>' => self.push("&gt;"),
+                c => self.push(c.encode_utf8(&mut [0; 4])),
+            }
+        }
+    }
+
+    /// `filepos=` and ten digits to be filled in (ten, so that filling
+    /// them in moves nothing).
+    fn filepos(&mut self, target: Target) {
+        self.push("filepos=");
+        self.links.push((self.buf.len(), target));
+        self.push("0000000000");
+    }
+
+    fn link(&mut self, target: Target) {
+        self.push("<a ");
+        self.filepos(target);
+        self.push(">");
+    }
+
+    /// Records that `target` starts here: at the `<` about to be written.
+    fn place(&mut self, target: Target) {
+        self.placed.insert(target, self.buf.len());
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        for (at, target) in &self.links {
+            let pos = self.placed[target];
+            self.buf[*at..*at + 10].copy_from_slice(format!("{pos:010}").as_bytes());
+        }
+        self.buf
+    }
+}
+
+/// The book as one Mobipocket HTML stream, HTML 3.2 with `filepos` links,
+/// `recindex` images and `<mbp:pagebreak/>` between screens. Returns the
+/// text and the offset where reading starts (the opening page).
+pub fn markup(book: &Book) -> (Vec<u8>, usize) {
+    let mut t = Text {
+        buf: Vec::new(),
+        placed: HashMap::new(),
+        links: Vec::new(),
+    };
+    t.push("<html><head><guide><reference type=\"text\" title=\"Start\" ");
+    t.filepos(Target::Contents);
+    t.push("/></guide></head><body>");
+    t.place(Target::Contents);
+    t.push("<h2>");
+    t.text(&book.title);
+    t.push("</h2>");
+    for p in &book.intro {
+        t.push("<p>");
+        t.text(p);
+        t.push("</p>");
+    }
+    for (line, target) in &book.contents {
+        t.push("<p>");
+        t.link(*target);
+        t.text(line);
+        t.push("</a></p>");
+    }
+    for b in &book.boards {
+        t.push("<mbp:pagebreak/>");
+        t.place(b.target);
+        t.push("<p>");
+        for (i, (square, link)) in b
+            .squares(&[const { None }; 9])
+            .iter()
+            .zip(b.links)
+            .enumerate()
+        {
+            if i > 0 && i % 3 == 0 {
+                t.push("<br>");
+            }
+            if let Some(target) = link {
+                t.link(target);
+            }
+            let index = IMAGES
+                .iter()
+                .position(|n| *n == square.image())
+                .expect("a square image")
+                + 1;
+            t.push(&format!("<img recindex=\"{index:05}\">"));
+            if link.is_some() {
+                t.push("</a>");
+            }
+        }
+        t.push("<br>");
+        t.text(&b.caption);
+        for (target, words) in &b.nav {
+            t.push(" ");
+            t.link(*target);
+            t.text(words);
+            t.push("</a>");
+        }
+        t.push("</p>");
+    }
+    t.push("</body></html>");
+    let start = t.placed[&Target::Contents];
+    (t.finish(), start)
+}
+
+/// What record 0 says about the book.
+#[derive(Clone, Debug)]
+pub struct Metadata<'a> {
+    /// Title (EXTH 503 and the full name).
+    pub title: &'a str,
+    /// Author (EXTH 100).
+    pub author: &'a str,
+    /// Offset in the text where the reader opens (EXTH 116).
+    pub start_reading: u32,
+    /// Index of the cover among the images (EXTH 201).
+    pub cover: u32,
+}
+
+/// How many bytes at the start of `next` complete a UTF-8 character that
+/// `data` ends in the middle of (0 to 3).
+fn overlap(data: &[u8], next: &[u8]) -> usize {
+    // Find the start of the last character in `data`.
+    let Some(lead_at) = data.iter().rposition(|b| b & 0xc0 != 0x80) else {
+        return 0;
+    };
+    let lead = data[lead_at];
+    let width: usize = match lead {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    };
+    let have = data.len() - lead_at;
+    width.saturating_sub(have).min(next.len())
+}
+
+/// The text records: each 4,096-byte piece compressed on its own, followed
+/// by the bytes that finish a character split across the boundary and a
+/// byte counting them (extra-data flag bit 0).
+pub fn text_records(text: &[u8]) -> Vec<Vec<u8>> {
+    text.chunks(RECORD_SIZE)
+        .enumerate()
+        .map(|(i, piece)| {
+            let next = &text[((i + 1) * RECORD_SIZE).min(text.len())..];
+            let extra = overlap(piece, next);
+            let mut rec = palmdoc::compress(piece);
+            rec.extend_from_slice(&next[..extra]);
+            rec.push(extra as u8);
+            rec
+        })
+        .collect()
+}
+
+const FLIS: [u8; 36] = [
+    b'F', b'L', b'I', b'S', 0, 0, 0, 8, 0, 0x41, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 1, 0,
+    3, 0, 0, 0, 3, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff,
+];
+
+fn fcis(text_length: u32) -> Vec<u8> {
+    let mut r = b"FCIS\x00\x00\x00\x14\x00\x00\x00\x10\x00\x00\x00\x02\x00\x00\x00\x00".to_vec();
+    r.extend_from_slice(&text_length.to_be_bytes());
+    r.extend_from_slice(
+        b"\x00\x00\x00\x00\x00\x00\x00\x20\x00\x00\x00\x08\x00\x01\x00\x01\x00\x00\x00\x00",
+    );
+    r
+}
+
+const EOF: [u8; 4] = [0xe9, 0x8e, 0x0d, 0x0a];
+
+fn exth(meta: &Metadata) -> Vec<u8> {
+    let mut recs: Vec<(u32, Vec<u8>)> = vec![
+        (100, meta.author.as_bytes().to_vec()),
+        (503, meta.title.as_bytes().to_vec()),
+        (524, b"en".to_vec()),
+        (501, b"EBOK".to_vec()),
+        (116, meta.start_reading.to_be_bytes().to_vec()),
+        (201, meta.cover.to_be_bytes().to_vec()),
+        (203, 0u32.to_be_bytes().to_vec()),
+    ];
+    recs.sort_by_key(|r| r.0);
+    let mut body = Vec::new();
+    for (kind, data) in &recs {
+        body.extend_from_slice(&kind.to_be_bytes());
+        body.extend_from_slice(&(data.len() as u32 + 8).to_be_bytes());
+        body.extend_from_slice(data);
+    }
+    let pad = (4 - body.len() % 4) % 4;
+    let mut out = b"EXTH".to_vec();
+    out.extend_from_slice(&(12 + body.len() as u32).to_be_bytes());
+    out.extend_from_slice(&(recs.len() as u32).to_be_bytes());
+    out.extend_from_slice(&body);
+    out.extend(std::iter::repeat_n(0, pad));
+    out
+}
+
+/// A stable 32-bit id from the title (FNV-1a), instead of a random one.
+fn unique_id(title: &str) -> u32 {
+    title.bytes().fold(0x811c_9dc5, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// Record 0: PalmDOC header, MOBI header (232 bytes), EXTH, full name.
+fn record0(meta: &Metadata, text_length: usize, text_records: usize, images: usize) -> Vec<u8> {
+    let first_image = text_records + 1;
+    let last_content = text_records + images;
+    let flis = last_content + 1;
+    let fcis = flis + 1;
+    let exth = exth(meta);
+    let be16 = |v: usize| (v as u16).to_be_bytes();
+    let be32 = |v: u32| v.to_be_bytes();
+    let mut r = Vec::new();
+    // PalmDOC header.
+    r.extend_from_slice(&be16(2)); // PalmDOC compression
+    r.extend_from_slice(&be16(0));
+    r.extend_from_slice(&be32(text_length as u32));
+    r.extend_from_slice(&be16(text_records));
+    r.extend_from_slice(&be16(RECORD_SIZE));
+    r.extend_from_slice(&be16(0)); // no encryption
+    r.extend_from_slice(&be16(0));
+    // MOBI header, from 0x10.
+    r.extend_from_slice(b"MOBI");
+    for v in [0xe8, 2, 65001, unique_id(meta.title), 6] {
+        r.extend_from_slice(&be32(v)); // length, book, UTF-8, id, version
+    }
+    r.extend(std::iter::repeat_n(0xff, 40)); // 0x28..0x50: no indexes
+    r.extend_from_slice(&be32(first_image as u32)); // 0x50 first non-text
+    r.extend_from_slice(&be32((16 + 0xe8 + exth.len()) as u32)); // 0x54 name offset
+    r.extend_from_slice(&be32(meta.title.len() as u32)); // 0x58 name length
+    r.extend_from_slice(&be32(9)); // 0x5c English
+    r.extend_from_slice(&[0; 8]); // 0x60 input and output language
+    r.extend_from_slice(&be32(6)); // 0x68 minimum reader version
+    r.extend_from_slice(&be32(first_image as u32)); // 0x6c first image
+    r.extend_from_slice(&[0; 16]); // 0x70 no HUFF/CDIC, no DATP
+    r.extend_from_slice(&be32(0x50)); // 0x80 EXTH present
+    r.extend_from_slice(&[0; 32]); // 0x84
+    for v in [0xffff_ffff, 0xffff_ffff, 0, 0] {
+        r.extend_from_slice(&be32(v)); // 0xa4 no DRM
+    }
+    r.extend_from_slice(&[0; 12]); // 0xb4
+    r.extend_from_slice(&be16(1)); // 0xc0 first content record
+    r.extend_from_slice(&be16(last_content)); // 0xc2 last content record
+    r.extend_from_slice(&be32(1)); // 0xc4
+    for v in [fcis as u32, 1, flis as u32, 1] {
+        r.extend_from_slice(&be32(v)); // 0xc8 FCIS, 0xd0 FLIS
+    }
+    r.extend_from_slice(&[0; 8]); // 0xd8
+    for v in [0xffff_ffff, 0, 0xffff_ffff, 0xffff_ffff] {
+        r.extend_from_slice(&be32(v)); // 0xe0
+    }
+    r.extend_from_slice(&be32(1)); // 0xf0 extra data: multibyte overlap
+    r.extend_from_slice(&be32(0xffff_ffff)); // 0xf4 no NCX index
+    debug_assert_eq!(r.len(), 16 + 0xe8);
+    r.extend_from_slice(&exth);
+    r.extend_from_slice(meta.title.as_bytes());
+    // At least two zero bytes after the name, then pad to a multiple of 4.
+    r.extend_from_slice(&[0, 0]);
+    while r.len() % 4 != 0 {
+        r.push(0);
+    }
+    r
+}
+
+/// The PalmDB name: the title in ASCII, at most 31 bytes, NUL-padded.
+fn palm_name(title: &str) -> [u8; 32] {
+    let mut name = [0u8; 32];
+    let ascii: Vec<u8> = title
+        .bytes()
+        .map(|b| if b.is_ascii_alphanumeric() { b } else { b'_' })
+        .take(31)
+        .collect();
+    name[..ascii.len()].copy_from_slice(&ascii);
+    name
+}
+
+/// A whole MOBI file from its text, image files and metadata.
+pub fn container(text: &[u8], images: &[&[u8]], meta: &Metadata) -> Vec<u8> {
+    let texts = text_records(text);
+    let mut records = vec![record0(meta, text.len(), texts.len(), images.len())];
+    records.extend(texts);
+    records.extend(images.iter().map(|i| i.to_vec()));
+    records.push(FLIS.to_vec());
+    records.push(fcis(text.len() as u32));
+    records.push(EOF.to_vec());
+
+    let n = records.len();
+    let mut out = Vec::new();
+    out.extend_from_slice(&palm_name(meta.title));
+    out.extend_from_slice(&[0; 4]); // attributes, version
+    for _ in 0..3 {
+        out.extend_from_slice(&PALM_DATE.to_be_bytes()); // created, modified, backed up
+    }
+    out.extend_from_slice(&[0; 12]); // modnum, appInfo, sortInfo
+    out.extend_from_slice(b"BOOKMOBI");
+    out.extend_from_slice(&(2 * n as u32 - 1).to_be_bytes()); // unique id seed
+    out.extend_from_slice(&[0; 4]); // next record list
+    out.extend_from_slice(&(n as u16).to_be_bytes());
+    let mut offset = 78 + 8 * n + 2;
+    for (i, rec) in records.iter().enumerate() {
+        out.extend_from_slice(&(offset as u32).to_be_bytes());
+        let uid = (2 * i as u32).to_be_bytes();
+        out.extend_from_slice(&[0, uid[1], uid[2], uid[3]]);
+        offset += rec.len();
+    }
+    out.extend_from_slice(&[0, 0]);
+    for rec in &records {
+        out.extend_from_slice(rec);
+    }
+    out
+}
+
+/// The book as a MOBI file, with `images` in [`IMAGES`] order.
+pub fn write(book: &Book, images: &[&[u8]]) -> Vec<u8> {
+    let (text, start) = markup(book);
+    let meta = Metadata {
+        title: &book.title,
+        author: AUTHOR,
+        start_reading: start as u32,
+        cover: IMAGES.iter().position(|n| *n == "cover").expect("a cover") as u32,
+    };
+    container(&text, images, &meta)
+}
+
+/// A reader for what [`container`] writes: the records, and the text put
+/// back together. Used by the tests; honours the multibyte trailing bytes.
+pub mod read {
+    /// The records of a PalmDB file.
+    pub fn records(file: &[u8]) -> Vec<&[u8]> {
+        let n = usize::from(u16::from_be_bytes([file[76], file[77]]));
+        let offsets: Vec<usize> = (0..n)
+            .map(|i| {
+                let at = 78 + 8 * i;
+                u32::from_be_bytes(file[at..at + 4].try_into().unwrap()) as usize
+            })
+            .chain([file.len()])
+            .collect();
+        offsets.windows(2).map(|w| &file[w[0]..w[1]]).collect()
+    }
+
+    /// A big-endian u32 at `at`.
+    pub fn u32_at(rec: &[u8], at: usize) -> u32 {
+        u32::from_be_bytes(rec[at..at + 4].try_into().unwrap())
+    }
+
+    /// The uncompressed text of the book.
+    pub fn text(file: &[u8]) -> Vec<u8> {
+        let recs = records(file);
+        let r0 = recs[0];
+        let count = usize::from(u16::from_be_bytes([r0[8], r0[9]]));
+        let mut text = Vec::new();
+        for rec in &recs[1..=count] {
+            let extra = usize::from(rec[rec.len() - 1] & 3);
+            let body = &rec[..rec.len() - 1 - extra];
+            text.extend(super::palmdoc::decompress(body).unwrap());
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read::*;
+    use super::*;
+
+    fn meta() -> Metadata<'static> {
+        Metadata {
+            title: "A Test Book",
+            author: "Someone",
+            start_reading: 7,
+            cover: 1,
+        }
+    }
+
+    #[test]
+    fn header_fields_sit_at_their_offsets() {
+        let text = b"<html><body>hello</body></html>".repeat(300);
+        let file = container(&text, &[b"GIF89a-one", b"GIF89a-two"], &meta());
+        assert_eq!(&file[60..68], b"BOOKMOBI");
+        let recs = records(&file);
+        let texts = text.len().div_ceil(RECORD_SIZE);
+        assert_eq!(recs.len(), 1 + texts + 2 + 3);
+        let r0 = recs[0];
+        assert_eq!(u16::from_be_bytes([r0[0], r0[1]]), 2);
+        assert_eq!(u32_at(r0, 4) as usize, text.len());
+        assert_eq!(usize::from(u16::from_be_bytes([r0[8], r0[9]])), texts);
+        assert_eq!(u16::from_be_bytes([r0[10], r0[11]]), 4096);
+        assert_eq!(&r0[0x10..0x14], b"MOBI");
+        assert_eq!(u32_at(r0, 0x14), 0xe8);
+        assert_eq!(u32_at(r0, 0x1c), 65001);
+        assert_eq!(u32_at(r0, 0x24), 6);
+        assert_eq!(u32_at(r0, 0x50) as usize, texts + 1);
+        assert_eq!(u32_at(r0, 0x6c) as usize, texts + 1);
+        assert_eq!(u32_at(r0, 0x80), 0x50);
+        assert_eq!(u32_at(r0, 0xa4), 0xffff_ffff);
+        assert_eq!(u32_at(r0, 0xa8), 0xffff_ffff);
+        assert_eq!(u32_at(r0, 0xc8) as usize, texts + 4);
+        assert_eq!(u32_at(r0, 0xd0) as usize, texts + 3);
+        assert_eq!(u16::from_be_bytes([r0[0xf2], r0[0xf3]]), 1);
+        let name_at = u32_at(r0, 0x54) as usize;
+        assert_eq!(
+            &r0[name_at..name_at + u32_at(r0, 0x58) as usize],
+            b"A Test Book"
+        );
+        assert_eq!(&r0[0xf8..0xfc], b"EXTH");
+        assert_eq!(recs[texts + 1], b"GIF89a-one");
+        assert_eq!(&recs[texts + 3][..4], b"FLIS");
+        assert_eq!(&recs[texts + 4][..4], b"FCIS");
+        assert_eq!(u32_at(recs[texts + 4], 20) as usize, text.len());
+        assert_eq!(recs[texts + 5], EOF);
+        assert_eq!(super::read::text(&file), text);
+    }
+
+    #[test]
+    fn a_character_split_across_records_is_carried_in_trailing_bytes() {
+        // "é" (2 bytes) and "€" (3 bytes) straddling the first boundary.
+        for (filler, ch) in [(4095, "é"), (4094, "€"), (4095, "€")] {
+            let mut text = "a".repeat(filler);
+            text.push_str(ch);
+            text.push_str(&"b".repeat(100));
+            let recs = text_records(text.as_bytes());
+            let first = &recs[0];
+            let extra = usize::from(*first.last().unwrap());
+            let expected = filler + ch.len() - RECORD_SIZE;
+            assert_eq!(extra, expected, "{ch} after {filler}");
+            assert_eq!(
+                &first[first.len() - 1 - extra..first.len() - 1],
+                &ch.as_bytes()[ch.len() - extra..]
+            );
+            let file = container(text.as_bytes(), &[], &meta());
+            assert_eq!(super::read::text(&file), text.as_bytes());
+        }
+    }
+
+    #[test]
+    fn exth_is_padded_and_counted() {
+        let e = exth(&meta());
+        assert_eq!(e.len() % 4, 0);
+        assert_eq!(u32_at(&e, 8), 7);
+        let len = u32_at(&e, 4) as usize;
+        assert!(len <= e.len() && e.len() - len < 4);
+    }
+}

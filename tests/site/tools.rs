@@ -1,0 +1,66 @@
+//! Outside programs (validators, readers, a browser) that read the output.
+//! Plain `cargo test` skips a test whose program is missing and says so on
+//! stderr; under `.ci/run` (`TTT_REQUIRE_TOOLS=1`) a missing program fails.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Whether `name` is there; if not, says so, and fails when tools are
+/// required.
+pub fn have(name: &str, available: bool) -> bool {
+    if available {
+        return true;
+    }
+    assert!(
+        std::env::var_os("TTT_REQUIRE_TOOLS").is_none(),
+        "{name} is missing, and TTT_REQUIRE_TOOLS is set (run .ci/install-tools)"
+    );
+    // Written to the real stderr, past the test harness's capture, so the
+    // skip shows in a passing run.
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {name} is not installed (.ci/install-tools installs it)"
+    );
+    false
+}
+
+/// Whether a command runs at all.
+pub fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs a command and returns its output, failing the test if it cannot
+/// start.
+pub fn run(program: &str, args: &[&str]) -> Output {
+    Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"))
+}
+
+/// Output as text, stdout then stderr.
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Python with a module importable.
+pub fn python_has(module: &str) -> bool {
+    runs("python3", &["-c", &format!("import {module}")])
+}
+
+/// The epubcheck jar from Debian's package (its wrapper script does not
+/// start on this machine).
+pub const EPUBCHECK_JAR: &str = "/usr/share/java/epubcheck.jar";
+
+/// Whether epubcheck can run.
+pub fn epubcheck_available() -> bool {
+    Path::new(EPUBCHECK_JAR).is_file() && runs("java", &["-version"])
+}

@@ -1,0 +1,76 @@
+"""Reads a MOBI book with KindleUnpack (the `mobi` package) as a reader would.
+
+Usage: check_mobi.py BOOK.mobi BOARDS
+
+Checks that KindleUnpack unpacks the book, that every filepos link lands
+exactly on the start of a board (or the opening page), that every board can
+be reached from the opening page, and that the images decode. Prints one
+summary line; exits non-zero with the reason on failure.
+"""
+import os
+import re
+import shutil
+import sys
+
+import mobi
+from PIL import Image
+
+
+def fail(msg):
+    print("check_mobi: " + msg)
+    sys.exit(1)
+
+
+def main():
+    path, boards = sys.argv[1], int(sys.argv[2])
+    tempdir, html_path = mobi.extract(path)
+    try:
+        if not html_path.endswith("book.html"):
+            fail("not unpacked as a MOBI 6 book: " + html_path)
+        text = open(html_path, encoding="utf-8").read()
+        anchor = re.compile(r'<a id="filepos(\d+)" />')
+        starts = {}
+        for m in anchor.finditer(text):
+            rest = text[m.end():]
+            while rest.startswith('<a id="filepos'):
+                rest = rest[rest.index("/>") + 2:]
+            if not (rest.startswith("<p>") or rest.startswith("<h2>")):
+                fail("filepos %s lands on %r" % (m.group(1), rest[:30]))
+            starts[m.group(1)] = m.end()
+        links = re.findall(r'href="#filepos(\d+)"', text)
+        for target in set(links):
+            if target not in starts:
+                fail("link to filepos %s has no anchor" % target)
+        # Each anchor's screen runs to the next page break.
+        ends = {}
+        for pos_id, start in starts.items():
+            end = text.find("<mbp:pagebreak", start)
+            ends[pos_id] = len(text) if end < 0 else end
+        first = min(starts, key=lambda k: starts[k])
+        seen, queue = {first}, [first]
+        while queue:
+            here = queue.pop()
+            for target in re.findall(r'href="#filepos(\d+)"', text[starts[here]:ends[here]]):
+                if target not in seen:
+                    seen.add(target)
+                    queue.append(target)
+        reached_boards = sum(1 for k in seen if text[starts[k]:].startswith("<p>"))
+        if reached_boards != boards:
+            fail("%d boards reachable from the first page, expected %d" % (reached_boards, boards))
+        images_dir = os.path.join(tempdir, "mobi7", "Images")
+        names = sorted(os.listdir(images_dir))
+        for name in names:
+            with Image.open(os.path.join(images_dir, name)) as im:
+                im.load()
+                if im.format != "GIF":
+                    fail("%s is %s, not GIF" % (name, im.format))
+        if len(names) < 6:
+            fail("only %d images" % len(names))
+        print("check_mobi: %s: %d boards reachable, %d links, %d images decoded"
+              % (os.path.basename(path), reached_boards, len(links), len(names)))
+    finally:
+        shutil.rmtree(tempdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
