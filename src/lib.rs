@@ -10,6 +10,7 @@ pub mod graph;
 pub mod html;
 pub mod opponent;
 pub mod output;
+pub mod par;
 pub mod site;
 pub mod solver;
 pub mod two_player;

@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use maud::html;
 
@@ -121,14 +122,17 @@ pub struct Report {
     pub parts: Vec<PartReport>,
     /// Every file, pages and assets.
     pub files: usize,
-    /// HTML pages.
+    /// HTML files: the web pages and the single-file books.
     pub pages: usize,
     /// Bytes of all files.
     pub bytes: usize,
-    /// The largest HTML page and its size.
+    /// The largest web page and its size.
     pub largest_page: (String, usize),
     /// Each book file, its size and its budget.
     pub books: Vec<BookReport>,
+    /// How long each step of rendering took (books run beside the web
+    /// pages, on a second thread).
+    pub timings: Vec<(String, Duration)>,
 }
 
 /// One book file's size against its budget.
@@ -168,7 +172,7 @@ impl Rendered {
         r.pages = 0;
         for f in self.files.iter().filter(|f| f.path.ends_with(".html")) {
             r.pages += 1;
-            if f.bytes.len() > r.largest_page.1 {
+            if f.bytes.len() > r.largest_page.1 && !f.path.starts_with(EBOOKS) {
                 r.largest_page = (f.path.clone(), f.bytes.len());
             }
         }
@@ -216,62 +220,106 @@ pub fn home_page(games: &[Game]) -> Vec<u8> {
     minify(&layout("Tic-tac-toe", true, &[], body))
 }
 
-/// Renders the whole site into memory.
-pub fn render(options: &Options, assets: &Assets) -> Rendered {
-    let solver = Solver::new(StateGraph::new());
-    let games = vs_computer::games(&options.games, &solver);
-    let mut site = Rendered {
-        files: Vec::new(),
-        report: Report::default(),
-    };
+/// Runs `f`, noting how long it took under `name`.
+fn timed<T>(timings: &mut Vec<(String, Duration)>, name: &str, f: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = f();
+    timings.push((name.to_string(), start.elapsed()));
+    out
+}
+
+/// The two-player pages and the assets beside them.
+pub fn two_player_files(graph: &StateGraph, assets: &Assets) -> Vec<OutFile> {
+    let mut two = two_player::render(graph);
+    two.extend(web_assets(assets, &format!("{}/", two_player::DIR)));
+    two
+}
+
+/// The web pages: home, two-player, and each game against the computer.
+fn render_web(assets: &Assets, graph: &StateGraph, games: &[Game], site: &mut Rendered) {
     let mut home = web_assets(assets, "");
     home.push(OutFile::new("favicon.svg", assets.get("favicon.svg")));
-    home.push(OutFile::new("index.html", home_page(&games)));
+    home.push(OutFile::new("index.html", home_page(games)));
     site.add_part("home", home);
-    let mut two = two_player::render(solver.graph());
-    two.extend(web_assets(assets, &format!("{}/", two_player::DIR)));
-    site.add_part(two_player::DIR, two);
-    for game in &games {
+    site.add_part(two_player::DIR, two_player_files(graph, assets));
+    for game in games {
         let mut files = game.render();
         files.extend(web_assets(assets, &format!("{}/", game.dir())));
         site.add_part(&game.dir(), files);
     }
+}
+
+/// One book in every format, with each file's size against its budget.
+fn render_book(
+    book: &ebook::Book,
+    images: &[&[u8]],
+    budgets: Budgets,
+    timings: &mut Vec<(String, Duration)>,
+) -> Vec<(OutFile, BookReport)> {
+    let at = |ext: &str| format!("{EBOOKS}/{}{ext}", book.slug);
+    let made = [
+        (at(".mobi"), Some(budgets.mobi)),
+        (at(".epub"), Some(budgets.epub)),
+        (at("-kindle.html"), None),
+    ];
+    made.into_iter()
+        .map(|(file, budget)| {
+            let bytes = timed(timings, &file, || match file.rsplit('.').next() {
+                Some("mobi") => mobi::write(book, images),
+                Some("epub") => epub::write(book, images),
+                _ => kindle_html::write(book),
+            });
+            let report = BookReport {
+                file: file.clone(),
+                bytes: bytes.len(),
+                budget,
+            };
+            (OutFile::new(file, bytes), report)
+        })
+        .collect()
+}
+
+/// Renders the whole site into memory. The books and the web pages are
+/// made on two threads: the machine this is built for has two cores.
+pub fn render(options: &Options, assets: &Assets) -> Rendered {
+    let mut timings = Vec::new();
+    let solver = timed(&mut timings, "solve", || Solver::new(StateGraph::new()));
+    let games = timed(&mut timings, "play out games", || {
+        vs_computer::games(&options.games, &solver)
+    });
     let images: Vec<&[u8]> = IMAGES
         .iter()
         .map(|n| assets.get(&format!("{n}.gif")))
         .collect();
-    let mut books: Vec<OutFile> = IMAGES
-        .iter()
-        .map(|n| OutFile::new(format!("{EBOOKS}/{n}.gif"), assets.get(&format!("{n}.gif"))))
-        .collect();
-    for book in [
-        ebook::two_player(solver.graph()),
-        ebook::vs_computer(&games),
-    ] {
-        let at = |ext: &str| format!("{EBOOKS}/{}{ext}", book.slug);
-        let made = [
-            (
-                at(".mobi"),
-                mobi::write(&book, &images),
-                Some(options.budgets.mobi),
-            ),
-            (
-                at(".epub"),
-                epub::write(&book, &images),
-                Some(options.budgets.epub),
-            ),
-            (at("-kindle.html"), kindle_html::write(&book), None),
-        ];
-        for (file, bytes, budget) in made {
-            site.report.books.push(BookReport {
-                file: file.clone(),
-                bytes: bytes.len(),
-                budget,
-            });
-            books.push(OutFile::new(file, bytes));
-        }
+    let mut site = Rendered {
+        files: Vec::new(),
+        report: Report::default(),
+    };
+    let (books, book_timings) = std::thread::scope(|scope| {
+        let books = scope.spawn(|| {
+            let mut t = Vec::new();
+            let two = ebook::two_player(solver.graph());
+            let vs = ebook::vs_computer(&games);
+            let mut made = render_book(&two, &images, options.budgets, &mut t);
+            made.extend(render_book(&vs, &images, options.budgets, &mut t));
+            (made, t)
+        });
+        timed(&mut timings, "web pages", || {
+            render_web(assets, solver.graph(), &games, &mut site)
+        });
+        books.join().expect("book thread panicked")
+    });
+    timings.extend(book_timings);
+    site.files.extend(
+        IMAGES
+            .iter()
+            .map(|n| OutFile::new(format!("{EBOOKS}/{n}.gif"), assets.get(&format!("{n}.gif")))),
+    );
+    for (file, report) in books {
+        site.report.books.push(report);
+        site.files.push(file);
     }
-    site.files.extend(books);
+    site.report.timings = timings;
     site.finish()
 }
 

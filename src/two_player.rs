@@ -38,11 +38,9 @@ pub fn page(board: Board) -> Vec<u8> {
 
 /// Every page of the edition, in id order.
 pub fn render(graph: &StateGraph) -> Vec<OutFile> {
-    graph
-        .boards()
-        .iter()
-        .map(|&b| OutFile::new(format!("{DIR}/{}", page_name(b)), page(b)))
-        .collect()
+    crate::par::map(graph.boards(), |&b| {
+        OutFile::new(format!("{DIR}/{}", page_name(b)), page(b))
+    })
 }
 
 /// The first page.
