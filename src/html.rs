@@ -24,13 +24,17 @@ pub fn layout(title: &str, icon: bool, nav: &[(String, &str)], body: Markup) -> 
             @if icon {
                 link rel="icon" href="favicon.svg";
             }
-            @if !nav.is_empty() {
-                p { @for (i, (href, text)) in nav.iter().enumerate() {
-                    @if i > 0 { " " }
-                    a href=(href) { (text) }
-                } }
+            // One landmark holds everything, for screen readers' landmark
+            // navigation (axe's `region` and `landmark-one-main` rules).
+            main {
+                @if !nav.is_empty() {
+                    p { @for (i, (href, text)) in nav.iter().enumerate() {
+                        @if i > 0 { " " }
+                        a href=(href) { (text) }
+                    } }
+                }
+                (body)
             }
-            (body)
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The one integration-test binary: builds whole sites into temporary
 //! folders and reads them back as a browser or a reader would.
 
+mod browser;
 mod common;
 mod ebooks;
 mod failures;

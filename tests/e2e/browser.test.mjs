@@ -1,0 +1,117 @@
+// Plays the site in headless Chromium by clicking squares, served from a
+// sub-path over loopback and opened from file://, at desktop and phone size.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, fileBase, browser, board, linkedSquares, play, heading, DESKTOP, PHONE } from './lib.mjs';
+
+const server = await serve();
+after(() => server.close());
+
+const BASES = [['http sub-path', server.base], ['file://', fileBase()]];
+const SIZES = [['desktop', DESKTOP], ['phone', PHONE]];
+const counts = { games: 0 };
+
+/** Plays moves from the empty board; checks each board as it goes. */
+async function playTwoPlayer(page, base, moves) {
+  await page.goto(base + 'index.html');
+  await page.getByRole('link', { name: 'Start a game for two players' }).click();
+  await page.waitForURL(/two-player\/0\.html$/);
+  const cells = '.........'.split('');
+  for (const [n, sq] of moves.entries()) {
+    assert.equal(await heading(page), `${n % 2 ? 'O' : 'X'} to move`);
+    await play(page, sq);
+    cells[sq] = n % 2 ? 'o' : 'x';
+    assert.equal(await board(page), cells.join(''));
+  }
+}
+
+for (const [where, base] of BASES) {
+  for (const [size, viewport] of SIZES) {
+    test(`two-player games end as they should (${where}, ${size})`, async () => {
+      const b = await browser(viewport);
+      try {
+        const games = [
+          { moves: [0, 3, 1, 4, 2], result: 'X wins', line: [0, 1, 2] },
+          { moves: [0, 3, 1, 4, 8, 5], result: 'O wins', line: [3, 4, 5] },
+          { moves: [0, 1, 2, 4, 3, 5, 7, 6, 8], result: 'Draw', line: [] },
+        ];
+        for (const g of games) {
+          await playTwoPlayer(b.page, base, g.moves);
+          assert.equal(await heading(b.page), g.result);
+          assert.deepEqual(await linkedSquares(b.page), [], 'no square links on a finished board');
+          const srcs = await b.page.locator('img').evaluateAll((imgs) => imgs.slice(0, 9).map((i) => i.getAttribute('src')));
+          srcs.forEach((s, i) => assert.equal(s.includes('w.'), g.line.includes(i), `winning line square ${i}`));
+          counts.games++;
+        }
+        // The back button takes a move back.
+        const before = await board(b.page);
+        await b.page.goBack();
+        const previous = await board(b.page);
+        assert.equal(previous.replace(/\./g, '').length, before.replace(/\./g, '').length - 1);
+        await b.page.goForward();
+        assert.equal(await board(b.page), before);
+        // New game and home.
+        await b.page.getByRole('link', { name: 'New game' }).click();
+        await b.page.waitForURL(/\/0\.html$/);
+        assert.equal(await board(b.page), '.........');
+        await b.page.getByRole('link', { name: 'Home' }).click();
+        await b.page.waitForURL(/index\.html$/);
+        // Squares are easy to hit at this size.
+        await b.page.goto(base + 'two-player/0.html');
+        for (const box of await b.page.locator('img').evaluateAll((imgs) => imgs.slice(0, 9).map((i) => i.getBoundingClientRect().toJSON()))) {
+          assert.ok(box.width >= 44 && box.height >= 44, `square ${JSON.stringify(box)}`);
+          assert.ok(box.right <= viewport.width, 'square inside the screen');
+        }
+        assert.equal(b.popups.length, 0, 'no click opened a new tab');
+        assert.equal(b.context.pages().length, 1);
+        assert.deepEqual(b.failed, [], 'every request succeeded');
+      } finally {
+        await b.close();
+      }
+    });
+
+    test(`a game against the computer at each level ends cleanly (${where}, ${size})`, async () => {
+      const b = await browser(viewport);
+      try {
+        for (const level of ['easy', 'medium', 'hard', 'perfect']) {
+          await b.page.goto(base + 'index.html');
+          const link = b.page.locator('#games ~ ul a', { hasText: `, ${level}` }).first();
+          const human = (await link.innerText()).includes('you start') ? 'x' : 'o';
+          await link.click();
+          await b.page.waitForURL(/vs-computer\/\d+\//);
+          for (let turn = 0; ; turn++) {
+            assert.ok(turn < 6, 'a game ends within five moves of the player');
+            const squares = await linkedSquares(b.page);
+            const h = await heading(b.page);
+            if (squares.length === 0) {
+              assert.match(h, /^(You win|The computer wins|Draw)$/);
+              if (level === 'perfect') assert.notEqual(h, 'You win');
+              await b.page.getByRole('link', { name: 'Play this game again' }).waitFor();
+              await b.page.getByRole('link', { name: 'Choose another game' }).waitFor();
+              break;
+            }
+            assert.equal(h, `Your move (${human.toUpperCase()})`);
+            const before = await board(b.page);
+            // Vary the player's moves between games.
+            const sq = squares[(turn * 7 + level.length) % squares.length];
+            await play(b.page, sq);
+            const after = await board(b.page);
+            const added = [...after].map((c, i) => (c !== before[i] ? c : '')).join('');
+            assert.equal(after[sq], human, 'the player\'s mark is where the player clicked');
+            assert.ok(added.length === 1 || added.length === 2, `one or two new marks: ${before} -> ${after}`);
+            const computer = human === 'x' ? 'o' : 'x';
+            if (added.length === 2) assert.ok(added.includes(computer), 'the other mark is the computer\'s');
+            const won = (await heading(b.page)) === 'You win';
+            if (won && added.length === 2) assert.fail('the computer moved after the player had won');
+          }
+          counts.games++;
+        }
+        assert.equal(b.popups.length, 0, 'no click opened a new tab');
+        assert.deepEqual(b.failed, []);
+      } finally {
+        await b.close();
+      }
+    });
+  }
+}
+

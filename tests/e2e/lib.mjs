@@ -1,0 +1,89 @@
+// Shared helpers for the browser checks: a loopback server that puts the
+// site under a sub-path, Chromium with a fresh profile, and board reading.
+import { createServer } from 'node:http';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, extname, normalize } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const SITE = process.env.SITE_DIR;
+if (!SITE) throw new Error('SITE_DIR must name a built site');
+
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-quic',
+];
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 360, height: 640 };
+export const SUBPATH = '/some/sub/path/';
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml', '.css': 'text/css',
+  '.gif': 'image/gif', '.png': 'image/png' };
+
+/** Serves SITE at http://127.0.0.1:PORT/some/sub/path/ and nowhere else. */
+export async function serve() {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (!url.pathname.startsWith(SUBPATH)) { res.writeHead(404); res.end(); return; }
+    const rel = normalize(decodeURIComponent(url.pathname.slice(SUBPATH.length)) || 'index.html');
+    if (rel.startsWith('..')) { res.writeHead(403); res.end(); return; }
+    try {
+      const body = await readFile(join(SITE, rel));
+      res.writeHead(200, { 'content-type': TYPES[extname(rel)] || 'application/octet-stream' });
+      res.end(body);
+    } catch { res.writeHead(404); res.end(); }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const base = `http://127.0.0.1:${server.address().port}${SUBPATH}`;
+  return { base, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** The site's root as a file:// URL, ending in '/'. */
+export function fileBase() {
+  return pathToFileURL(SITE).href.replace(/\/?$/, '/');
+}
+
+/** Chromium with a fresh --user-data-dir, at the given viewport. */
+export async function browser(viewport) {
+  const dir = await mkdtemp(join(tmpdir(), 'ttt-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport,
+  });
+  const failed = [];
+  context.on('requestfailed', (r) => failed.push(r.url()));
+  const popups = [];
+  context.on('page', (p) => popups.push(p));
+  const page = context.pages()[0] || await context.newPage();
+  popups.length = 0;
+  return {
+    context, page, failed, popups,
+    close: async () => { await context.close(); await rm(dir, { recursive: true, force: true }); },
+  };
+}
+
+/** The board a page shows, read from its first nine images: "x.o......". */
+export async function board(page) {
+  const srcs = await page.locator('img').evaluateAll((imgs) => imgs.slice(0, 9).map((i) => i.getAttribute('src')));
+  return srcs.map((s) => ({ x: 'x', o: 'o', e: '.' })[s.split('/').pop()[0]]).join('');
+}
+
+/** Indices of the squares that are links. */
+export async function linkedSquares(page) {
+  return page.locator('img').evaluateAll((imgs) =>
+    imgs.slice(0, 9).map((img, i) => (img.parentElement.tagName === 'A' ? i : -1)).filter((i) => i >= 0));
+}
+
+/** Clicks square i like a person (a real mouse click) and waits for the next page. */
+export async function play(page, i) {
+  const before = page.url();
+  await page.locator('img').nth(i).click();
+  await page.waitForURL((u) => u.href !== before);
+  await page.waitForLoadState('load');
+}
+
+export async function heading(page) {
+  return (await page.locator('h1').innerText()).trim();
+}

@@ -1,0 +1,102 @@
+//! The site as a player and a validator meet it: games clicked through in
+//! headless Chromium and axe-core (tests/e2e, run with node's test runner),
+//! the Nu HTML Checker over every web page, and linkchecker over the site.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::*;
+use crate::tools::*;
+
+fn e2e() -> std::path::PathBuf {
+    repo().join("tests/e2e")
+}
+
+fn node_modules_have(package: &str) -> bool {
+    e2e()
+        .join("node_modules")
+        .join(package)
+        .join("package.json")
+        .is_file()
+}
+
+fn vnu_jar() -> std::path::PathBuf {
+    e2e().join("node_modules/vnu-jar/build/dist/vnu.jar")
+}
+
+#[test]
+fn chromium_plays_every_kind_of_game_and_axe_finds_no_violations() {
+    let ready = runs("node", &["--version"])
+        && Path::new("/usr/bin/chromium").is_file()
+        && node_modules_have("playwright-core")
+        && node_modules_have("axe-core");
+    if !have(
+        "node, Chromium and tests/e2e/node_modules (npm ci --prefix tests/e2e)",
+        ready,
+    ) {
+        return;
+    }
+    let o = Command::new("node")
+        .args(["--test", "--test-concurrency=1"])
+        .arg(e2e().join("browser.test.mjs"))
+        .arg(e2e().join("axe.test.mjs"))
+        .env("SITE_DIR", built())
+        .output()
+        .expect("node runs");
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("# fail 0") && t.contains("# pass 10"), "{t}");
+}
+
+#[test]
+fn the_nu_html_checker_finds_no_errors_on_any_web_page() {
+    if !have(
+        "the Nu HTML Checker (npm ci --prefix tests/e2e) and java",
+        vnu_jar().is_file() && runs("java", &["-version"]),
+    ) {
+        return;
+    }
+    // Every web page; the single-file books in ebooks/ are Kindle source
+    // (with `<mbp:pagebreak/>`), checked by the e-book tests instead.
+    let site = built();
+    let o = Command::new("java")
+        .arg("-jar")
+        .arg(vnu_jar())
+        .args(["--errors-only", "--skip-non-html", "--format", "text"])
+        .arg(site.join("index.html"))
+        .arg(site.join("two-player"))
+        .arg(site.join("vs-computer"))
+        .output()
+        .expect("java runs");
+    let t = text(&o);
+    let clean = t.trim().is_empty() || t.trim() == "Document checking completed. No errors found.";
+    assert!(o.status.success() && clean, "vnu: {t}");
+    let pages = pages_in(site)
+        .into_iter()
+        .filter(|p| !p.starts_with(site.join("ebooks")))
+        .count();
+    assert!(pages > 10_000, "{pages} pages validated");
+}
+
+#[test]
+fn linkchecker_finds_no_broken_links() {
+    if !have("linkchecker", runs("linkchecker", &["--version"])) {
+        return;
+    }
+    let start = format!("file://{}", built().join("index.html").display());
+    let o = run(
+        "linkchecker",
+        &["--no-status", "--no-warnings", "-t", "4", &start],
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("0 errors found"), "{t}");
+    let checked: usize = t
+        .lines()
+        .find(|l| l.contains("URLs checked"))
+        .and_then(|l| l.split(" links in ").next())
+        .and_then(|l| l.split_whitespace().last())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(checked > 10_000, "only {checked} links checked: {t}");
+}
