@@ -55,6 +55,9 @@ enum Command {
     Bench(BuildArgs),
     /// Redraw the e-reader square images and cover in static/.
     DrawImages,
+    /// Build the site and take the README's screenshots into docs/ (needs
+    /// node, Chromium and `npm ci --prefix tests/e2e`).
+    Screenshots,
 }
 
 /// The repository root: xtask lives one folder below it.
@@ -289,6 +292,30 @@ fn bench(args: &BuildArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn screenshots() -> anyhow::Result<()> {
+    let root = repo_root();
+    let site_dir = root.join("target/screenshots-site");
+    let options = BuildArgs {
+        out: Some(site_dir.clone()),
+        static_dir: None,
+        games: 16,
+        level: None,
+        seed: vs_computer::DEFAULT_SEED,
+        mobi_budget: 450,
+        epub_budget: 150,
+    }
+    .options();
+    site::build(&options).context("build failed")?;
+    let status = std::process::Command::new("node")
+        .arg(root.join("tests/e2e/screenshots.mjs"))
+        .env("SITE_DIR", &site_dir)
+        .env("OUT_DIR", root.join("docs"))
+        .status()
+        .context("cannot run node")?;
+    anyhow::ensure!(status.success(), "the screenshot script failed");
+    Ok(())
+}
+
 /// Parses the command line. A usage error is one line on stderr (clap's
 /// first line, which names the problem) and exit code 2.
 fn parse() -> Result<Cli, ExitCode> {
@@ -317,6 +344,7 @@ fn main() -> ExitCode {
         Command::BuildSite(args) => build_site(args),
         Command::Bench(args) => bench(args),
         Command::DrawImages => images::draw(&repo_root().join("static")),
+        Command::Screenshots => screenshots(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
