@@ -241,12 +241,20 @@ fn render_web(assets: &Assets, graph: &StateGraph, games: &[Game], site: &mut Re
     home.push(OutFile::new("favicon.svg", assets.get("favicon.svg")));
     home.push(OutFile::new("index.html", home_page(games)));
     site.add_part("home", home);
-    site.add_part(two_player::DIR, two_player_files(graph, assets));
+    let two = timed(&mut site.report.timings, "two-player pages", || {
+        two_player_files(graph, assets)
+    });
+    site.add_part(two_player::DIR, two);
+    let start = Instant::now();
     for game in games {
         let mut files = game.render();
         files.extend(web_assets(assets, &format!("{}/", game.dir())));
         site.add_part(&game.dir(), files);
     }
+    let vs = start.elapsed();
+    site.report
+        .timings
+        .push(("vs-computer pages".to_string(), vs));
 }
 
 /// One book in every format, with each file's size against its budget.
@@ -304,11 +312,10 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
             made.extend(render_book(&vs, &images, options.budgets, &mut t));
             (made, t)
         });
-        timed(&mut timings, "web pages", || {
-            render_web(assets, solver.graph(), &games, &mut site)
-        });
+        render_web(assets, solver.graph(), &games, &mut site);
         books.join().expect("book thread panicked")
     });
+    timings.append(&mut site.report.timings);
     timings.extend(book_timings);
     site.files.extend(
         IMAGES

@@ -74,3 +74,89 @@ fn a_build_prints_its_summary() {
     assert!(text.contains("largest page"), "{text}");
     assert!(out.join("index.html").is_file());
 }
+
+/// Every file below `dir` with its bytes, sorted by path.
+fn tree(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_build_killed_at_any_moment_leaves_a_whole_site() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let out_arg = out.to_str().unwrap();
+    // Two different sites: seed 1 is the old one, seed 2 the new.
+    let old = {
+        assert!(
+            xtask(&["build-site", "--out", out_arg, "--seed", "2"])
+                .status
+                .success()
+        );
+        let t = tree(&out);
+        assert!(
+            xtask(&["build-site", "--out", out_arg, "--seed", "1"])
+                .status
+                .success()
+        );
+        (tree(&out), t)
+    };
+    let (old_tree, new_tree) = old;
+    assert_ne!(old_tree, new_tree);
+    let mut outcomes = std::collections::BTreeSet::new();
+    for delay_ms in [5, 40, 120, 250, 400, 700, 1000, 1500] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(["build-site", "--out", out_arg, "--seed", "2"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        let now = tree(&out);
+        if now == old_tree {
+            outcomes.insert("old");
+        } else if now == new_tree {
+            outcomes.insert("new");
+            // Put the old site back for the next attempt.
+            assert!(
+                xtask(&["build-site", "--out", out_arg, "--seed", "1"])
+                    .status
+                    .success()
+            );
+        } else {
+            panic!("after a kill at {delay_ms} ms the site is neither the old nor the new one");
+        }
+    }
+    assert!(
+        outcomes.contains("old"),
+        "no kill landed mid-build: {outcomes:?}"
+    );
+    // Leftover staging folders are cleared by the next build.
+    assert!(
+        xtask(&["build-site", "--out", out_arg, "--seed", "1"])
+            .status
+            .success()
+    );
+    let names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("site")]);
+}
