@@ -33,7 +33,7 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       for (const sq of [0, 1, 2, 4, 3, 5, 7, 6, 8]) await play(p, sq);
       await check(p, 'drawn board');
       await p.goto(server.base + 'index.html');
-      await p.locator('#games ~ ul a').first().click();
+      await p.locator('#games + p + ul a').first().click();
       await p.waitForURL(/vs-computer/);
       await check(p, 'vs-computer board');
       for (;;) {

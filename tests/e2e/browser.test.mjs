@@ -75,7 +75,7 @@ for (const [where, base] of BASES) {
       try {
         for (const level of ['easy', 'medium', 'hard', 'perfect']) {
           await b.page.goto(base + 'index.html');
-          const link = b.page.locator('#games ~ ul a', { hasText: `, ${level}` }).first();
+          const link = b.page.locator('#games + p + ul a', { hasText: `, ${level}` }).first();
           const human = (await link.innerText()).includes('you start') ? 'x' : 'o';
           await link.click();
           await b.page.waitForURL(/vs-computer\/\d+\//);

@@ -112,7 +112,12 @@ impl Page {
             for attr in ["href", "src"] {
                 if let Some(v) = el.value().attr(attr) {
                     let file = v.split('#').next().unwrap();
-                    out.push((v.to_string(), dir.join(file)));
+                    let target = if file.is_empty() {
+                        self.path.clone()
+                    } else {
+                        dir.join(file)
+                    };
+                    out.push((v.to_string(), target));
                 }
             }
         }
@@ -133,6 +138,15 @@ impl Page {
 pub fn page_id(path: &Path) -> u32 {
     let stem = path.file_stem().unwrap().to_str().unwrap();
     u32::from_str_radix(stem, 16).unwrap()
+}
+
+/// The web pages below `dir`: every `.html` file but the single-file
+/// books in `ebooks/`, which are Kindle sources, not web pages.
+pub fn web_pages_in(dir: &Path) -> BTreeSet<PathBuf> {
+    pages_in(dir)
+        .into_iter()
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "ebooks"))
+        .collect()
 }
 
 /// Every `.html` file below `dir`.

@@ -118,7 +118,7 @@ fn every_page_is_reachable_from_the_home_page_and_every_reference_resolves() {
 
 #[test]
 fn every_page_has_the_head_a_phone_and_a_screen_reader_need() {
-    for path in pages_in(built()) {
+    for path in web_pages_in(built()) {
         let page = Page::read(&path);
         assert_eq!(page.select("html[lang=en]").len(), 1, "{}", path.display());
         assert_eq!(page.select("meta[charset=utf-8]").len(), 1);

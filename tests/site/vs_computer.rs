@@ -79,7 +79,7 @@ fn every_game_page_is_consistent() {
 fn the_home_page_lists_every_game() {
     let home = Page::read(&built().join("index.html"));
     let links: Vec<String> = home
-        .select("#games ~ ul a")
+        .select("#games + p + ul a")
         .iter()
         .map(|a| a.value().attr("href").unwrap().to_string())
         .collect();
