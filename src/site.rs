@@ -257,6 +257,9 @@ fn render_web(assets: &Assets, graph: &StateGraph, games: &[Game], site: &mut Re
         .push(("vs-computer pages".to_string(), vs));
 }
 
+/// A book format: writes a book given the images in [`IMAGES`] order.
+type Writer = fn(&ebook::Book, &[&[u8]]) -> Vec<u8>;
+
 /// One book in every format, with each file's size against its budget.
 fn render_book(
     book: &ebook::Book,
@@ -264,19 +267,16 @@ fn render_book(
     budgets: Budgets,
     timings: &mut Vec<(String, Duration)>,
 ) -> Vec<(OutFile, BookReport)> {
-    let at = |ext: &str| format!("{EBOOKS}/{}{ext}", book.slug);
-    let made = [
-        (at(".mobi"), Some(budgets.mobi)),
-        (at(".epub"), Some(budgets.epub)),
-        (at("-kindle.html"), None),
+    let formats: [(&str, Option<usize>, Writer); 3] = [
+        (".mobi", Some(budgets.mobi), mobi::write),
+        (".epub", Some(budgets.epub), epub::write),
+        ("-kindle.html", None, |book, _| kindle_html::write(book)),
     ];
-    made.into_iter()
-        .map(|(file, budget)| {
-            let bytes = timed(timings, &file, || match file.rsplit('.').next() {
-                Some("mobi") => mobi::write(book, images),
-                Some("epub") => epub::write(book, images),
-                _ => kindle_html::write(book),
-            });
+    formats
+        .into_iter()
+        .map(|(suffix, budget, write)| {
+            let file = format!("{EBOOKS}/{}{suffix}", book.slug);
+            let bytes = timed(timings, &file, || write(book, images));
             let report = BookReport {
                 file: file.clone(),
                 bytes: bytes.len(),
