@@ -52,8 +52,13 @@ export async function browser(viewport) {
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM, headless: true, args: FLAGS, viewport,
   });
+  // Requests that did not get their file: network errors (but not a load
+  // cut short because the player moved on, such as the favicon) and 4xx/5xx.
   const failed = [];
-  context.on('requestfailed', (r) => failed.push(r.url()));
+  context.on('requestfailed', (r) => {
+    if (!r.failure()?.errorText.includes('ERR_ABORTED')) failed.push(`${r.url()}: ${r.failure()?.errorText}`);
+  });
+  context.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.url()}: ${r.status()}`); });
   const popups = [];
   context.on('page', (p) => popups.push(p));
   const page = context.pages()[0] || await context.newPage();
