@@ -54,7 +54,11 @@ enum Command {
     /// Time the build and report pages per second and bytes per page.
     Bench(BuildArgs),
     /// Redraw the e-reader square images and cover in static/.
-    DrawImages,
+    DrawImages {
+        /// Where to write them [default: static/ in the repository]
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Build the site and take the README's screenshots into docs/ (needs
     /// node, Chromium and `npm ci --prefix tests/e2e`).
     Screenshots,
@@ -343,7 +347,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::BuildSite(args) => build_site(args),
         Command::Bench(args) => bench(args),
-        Command::DrawImages => images::draw(&repo_root().join("static")),
+        Command::DrawImages { out } => {
+            images::draw(&out.clone().unwrap_or_else(|| repo_root().join("static")))
+        }
         Command::Screenshots => screenshots(),
     };
     match result {

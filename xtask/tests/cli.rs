@@ -160,3 +160,25 @@ fn a_build_killed_at_any_moment_leaves_a_whole_site() {
         .collect();
     assert_eq!(names, vec![std::ffi::OsString::from("site")]);
 }
+
+#[test]
+fn the_committed_book_images_are_what_draw_images_draws() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = xtask(&["draw-images", "--out", tmp.path().to_str().unwrap()]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let static_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static");
+    for name in ["e", "x", "o", "xw", "ow", "cover"] {
+        let file = format!("{name}.gif");
+        let drawn = std::fs::read(tmp.path().join(&file)).unwrap();
+        assert!(drawn.starts_with(b"GIF89a"));
+        assert_eq!(
+            drawn,
+            std::fs::read(static_dir.join(&file)).unwrap(),
+            "static/{file} differs from `cargo xtask draw-images`"
+        );
+    }
+}
