@@ -4,7 +4,7 @@
 //! document with `lang`, `charset`, a viewport and a title, no script, and
 //! only relative links, so the site works from `file://` and any sub-path.
 
-use maud::{DOCTYPE, Markup, PreEscaped, Render, html};
+use maud::{DOCTYPE, Markup, Render, html};
 
 use crate::board::{Board, Cell, Player, Square, Status};
 
@@ -134,9 +134,4 @@ pub fn board_title(board: Board) -> String {
 pub fn minify(markup: &Markup) -> Vec<u8> {
     let cfg = minify_html::Cfg::new();
     minify_html::minify(markup.0.as_bytes(), &cfg)
-}
-
-/// Raw HTML for fixed prose that needs no escaping.
-pub fn raw(s: &'static str) -> PreEscaped<&'static str> {
-    PreEscaped(s)
 }
