@@ -4,7 +4,8 @@
 //! written into a staging folder beside it, which is then swapped into place
 //! (atomically on Linux); a failed or killed build leaves the previous
 //! output exactly as it was. A folder is only ever deleted if it carries the
-//! marker file that this module writes into everything it makes.
+//! marker file that this module writes into everything it makes, or is
+//! empty.
 
 use std::fmt;
 use std::fs;
