@@ -126,15 +126,28 @@ fn remove_stale_staging(parent: &Path, name: &str) {
     }
 }
 
-/// Deletes `dir` only if it carries the marker (or is empty).
+/// Deletes `dir` only if it carries the marker (or is empty). The marker
+/// goes last, so a deletion cut short by a kill leaves a folder that the
+/// next build still knows as its own.
 fn remove_ours(dir: &Path) -> io::Result<()> {
-    if dir.is_dir() && dir.join(MARKER).is_file() {
-        fs::remove_dir_all(dir)
-    } else if dir.is_dir() {
-        fs::remove_dir(dir)
-    } else {
-        Ok(())
+    if !dir.is_dir() {
+        return Ok(());
     }
+    if dir.join(MARKER).is_file() {
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            if entry.file_name() == MARKER {
+                continue;
+            }
+            if entry.file_type()?.is_dir() {
+                fs::remove_dir_all(entry.path())?;
+            } else {
+                fs::remove_file(entry.path())?;
+            }
+        }
+        fs::remove_file(dir.join(MARKER))?;
+    }
+    fs::remove_dir(dir)
 }
 
 fn write_tree(root: &Path, files: &[OutFile]) -> Result<(), OutputError> {
