@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use maud::html;
 use rand_core::SeedableRng;
 
-use crate::board::{Board, Player, Square, Status, page_name};
+use crate::board::{Board, Cell, Player, Square, Status, page_name};
 use crate::html::{board_title, grid, layout, minify};
 use crate::opponent::{self, Level, Rng};
 use crate::output::OutFile;
@@ -152,6 +152,26 @@ impl Game {
         format!("{DIR}/{}", self.spec.number)
     }
 
+    /// The square the computer marked last to reach `board`, when every way
+    /// this game reaches `board` ends with the same reply (or the opening).
+    /// The page says it, so a screen-reader user hears the computer's move.
+    pub fn last_reply(&self, board: Board) -> Option<Square> {
+        if board == self.start && !self.spec.human_starts() {
+            return board
+                .cells()
+                .iter()
+                .position(|c| *c != Cell::Empty)
+                .and_then(Square::new);
+        }
+        let mut replies = self
+            .replies
+            .iter()
+            .filter(|(after, square)| after.play(**square) == Ok(board))
+            .map(|(_, square)| *square);
+        let first = replies.next()?;
+        replies.all(|s| s == first).then_some(first)
+    }
+
     /// How the page of a board names its state, from the player's side.
     pub fn heading(&self, board: Board) -> String {
         match board.status() {
@@ -179,6 +199,9 @@ impl Game {
         }
         let body = html! {
             h1 { (heading) }
+            @if let Some(square) = self.last_reply(board) {
+                p { "The computer played " (square.name()) "." }
+            }
             (grid(board, &links))
         };
         minify(&layout(&board_title(board), false, &nav, body))
@@ -275,6 +298,29 @@ mod tests {
                     assert_eq!(human_wins, 0, "{}", game.describe());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_named_last_reply_is_a_computer_mark() {
+        let s = solver();
+        for game in games(&Settings::default(), &s) {
+            let computer = game.spec.human.opponent();
+            let mut named = 0;
+            for &b in &game.pages {
+                if let Some(sq) = game.last_reply(b) {
+                    assert_eq!(b.cell(sq), Cell::Taken(computer), "{b}");
+                    named += 1;
+                }
+            }
+            // Every page but a few transpositions and the player's own wins
+            // and draws names the computer's move.
+            assert!(
+                named * 2 > game.pages.len(),
+                "{}: {named} of {}",
+                game.describe(),
+                game.pages.len()
+            );
         }
     }
 

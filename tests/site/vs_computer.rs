@@ -52,6 +52,16 @@ fn every_game_page_is_consistent() {
                     assert_eq!(replies.len(), 1, "{}: {link}", path.display());
                 }
             }
+            if let Some(rest) = text.split("The computer played ").nth(1) {
+                let name = rest.split('.').next().unwrap();
+                let square = (0..9).map(sq).find(|s| s.name() == name).unwrap();
+                assert_eq!(
+                    board.cell(square),
+                    Cell::Taken(human.opponent()),
+                    "{}",
+                    path.display()
+                );
+            }
             match board.status() {
                 Status::InPlay(p) => {
                     assert_eq!(p, human);
