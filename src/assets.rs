@@ -109,9 +109,4 @@ impl Assets {
             .get(name)
             .unwrap_or_else(|| panic!("{name} is not a required asset"))
     }
-
-    /// Every file, by relative path, in sorted order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &[u8])> {
-        self.files.iter().map(|(k, v)| (k.as_str(), v.as_slice()))
-    }
 }

@@ -3,7 +3,7 @@
 //! Invariant: it holds each reachable board exactly once, sorted by id, and
 //! nothing else; moves are derived from [`Board::play`], never stored twice.
 
-use crate::board::{Board, ID_LIMIT, Square, Status};
+use crate::board::{Board, ID_LIMIT, Square};
 
 /// Every reachable position, X moving first, play stopping at three in a
 /// row or a full board.
@@ -106,20 +106,12 @@ pub fn moves(board: Board) -> impl Iterator<Item = (Square, Board)> {
         .filter_map(move |s| board.play(s).ok().map(|next| (s, next)))
 }
 
-/// Whether a board ends the game and, if so, how; a short key for counting.
-pub fn outcome(board: Board) -> Option<Status> {
-    match board.status() {
-        Status::InPlay(_) => None,
-        s => Some(s),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! Known answers from `shared/notes/known-answers.md`, checked by walking
     //! the whole graph (the tic-tac-toe perft).
     use super::*;
-    use crate::board::Player;
+    use crate::board::{Player, Status};
     use std::collections::BTreeSet;
 
     fn result_key(b: Board) -> Option<&'static str> {

@@ -48,12 +48,12 @@ pub fn start() -> String {
     format!("{DIR}/{}", page_name(Board::EMPTY))
 }
 
-/// Squares are never links on a finished board.
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::{Square, Status};
 
+    /// Squares are never links on a finished board.
     #[test]
     fn finished_boards_have_no_links() {
         let g = StateGraph::new();

@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use tictactoe_book::assets::Assets;
 use tictactoe_book::graph::StateGraph;
+use tictactoe_book::opponent::Level;
 use tictactoe_book::output;
 use tictactoe_book::site::{self, Budgets, Options, Report};
 use tictactoe_book::vs_computer;
@@ -31,19 +32,21 @@ struct BuildArgs {
     #[arg(long = "static", value_name = "DIR")]
     static_dir: Option<PathBuf>,
     /// Games against the computer (half start with the player's move)
-    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, value_name = "N",
+          default_value_t = vs_computer::Settings::default().games as u16,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
     games: u16,
-    /// One level for every game [default: an even mix]
-    #[arg(long, value_name = "LEVEL", value_parser = ["easy", "medium", "hard", "perfect"])]
-    level: Option<String>,
+    /// One level for every game: easy, medium, hard or perfect [default: an even mix]
+    #[arg(long, value_name = "LEVEL", value_parser = |s: &str| s.parse::<Level>())]
+    level: Option<Level>,
     /// Seeds every random choice; the same seed gives the same site
     #[arg(long, value_name = "N", default_value_t = vs_computer::DEFAULT_SEED)]
     seed: u64,
     /// Largest allowed MOBI file, in KB (1,000 bytes)
-    #[arg(long, value_name = "KB", default_value_t = 450)]
+    #[arg(long, value_name = "KB", default_value_t = Budgets::default().mobi / 1000)]
     mobi_budget: usize,
     /// Largest allowed EPUB file, in KB (1,000 bytes)
-    #[arg(long, value_name = "KB", default_value_t = 150)]
+    #[arg(long, value_name = "KB", default_value_t = Budgets::default().epub / 1000)]
     epub_budget: usize,
 }
 
@@ -59,9 +62,10 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
-    /// Build the site and take the README's screenshots into docs/ (needs
-    /// node, Chromium and `npm ci --prefix tests/e2e`).
-    Screenshots,
+    /// Build the site (into target/screenshots-site unless --out says
+    /// otherwise) and take the README's screenshots into docs/ (needs node,
+    /// Chromium and `npm ci --prefix tests/e2e`).
+    Screenshots(BuildArgs),
 }
 
 /// The repository root: xtask lives one folder below it.
@@ -83,10 +87,7 @@ impl BuildArgs {
             out: self.out.clone().unwrap_or_else(|| root.join("site")),
             games: vs_computer::Settings {
                 games: usize::from(self.games),
-                level: self
-                    .level
-                    .as_deref()
-                    .map(|l| l.parse().expect("clap checked the name")),
+                level: self.level,
                 seed: self.seed,
             },
             budgets: Budgets {
@@ -296,23 +297,16 @@ fn bench(args: &BuildArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn screenshots() -> anyhow::Result<()> {
+fn screenshots(args: &BuildArgs) -> anyhow::Result<()> {
     let root = repo_root();
-    let site_dir = root.join("target/screenshots-site");
-    let options = BuildArgs {
-        out: Some(site_dir.clone()),
-        static_dir: None,
-        games: 16,
-        level: None,
-        seed: vs_computer::DEFAULT_SEED,
-        mobi_budget: 450,
-        epub_budget: 150,
+    let mut options = args.options();
+    if args.out.is_none() {
+        options.out = root.join("target/screenshots-site");
     }
-    .options();
     site::build(&options).context("build failed")?;
     let status = std::process::Command::new("node")
         .arg(root.join("tests/e2e/screenshots.mjs"))
-        .env("SITE_DIR", &site_dir)
+        .env("SITE_DIR", &options.out)
         .env("OUT_DIR", root.join("docs"))
         .status()
         .context("cannot run node")?;
@@ -350,7 +344,7 @@ fn main() -> ExitCode {
         Command::DrawImages { out } => {
             images::draw(&out.clone().unwrap_or_else(|| repo_root().join("static")))
         }
-        Command::Screenshots => screenshots(),
+        Command::Screenshots(args) => screenshots(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

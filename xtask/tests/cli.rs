@@ -24,6 +24,10 @@ fn an_unknown_flag_is_one_line() {
     let err = one_error_line(&out);
     assert!(err.contains("--colour"), "{err}");
     assert_eq!(out.status.code(), Some(2));
+    let err = one_error_line(&xtask(&["build-site", "--level", "expert"]));
+    assert!(err.contains("easy, medium, hard or perfect"), "{err}");
+    let err = one_error_line(&xtask(&["build-site", "--games", "0"]));
+    assert!(err.contains("--games"), "{err}");
 }
 
 #[test]
