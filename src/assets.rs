@@ -46,6 +46,9 @@ pub enum AssetError {
     Missing(PathBuf),
     /// A file or folder could not be read.
     Unreadable(PathBuf, std::io::Error),
+    /// A file is not what its name says: a GIF that does not decode, an
+    /// SVG that is not XML with an `<svg>` root.
+    Corrupt(PathBuf, String),
 }
 
 impl fmt::Display for AssetError {
@@ -54,11 +57,45 @@ impl fmt::Display for AssetError {
             AssetError::NoFolder(p) => write!(f, "static folder {} not found", p.display()),
             AssetError::Missing(p) => write!(f, "static file {} is missing", p.display()),
             AssetError::Unreadable(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            AssetError::Corrupt(p, why) => {
+                write!(f, "static file {} is corrupt: {why}", p.display())
+            }
         }
     }
 }
 
 impl std::error::Error for AssetError {}
+
+/// Checks that a required file is what its name says, so a corrupt image
+/// fails the build instead of going into every page and book.
+fn check(name: &str, bytes: &[u8]) -> Result<(), String> {
+    if name.ends_with(".gif") {
+        let mut decoder = gif::DecodeOptions::new()
+            .read_info(bytes)
+            .map_err(|e| format!("not a GIF image ({e})"))?;
+        let mut frames = 0;
+        while decoder
+            .read_next_frame()
+            .map_err(|e| format!("not a GIF image ({e})"))?
+            .is_some()
+        {
+            frames += 1;
+        }
+        if frames == 0 {
+            return Err("a GIF image with no picture".to_string());
+        }
+    } else if name.ends_with(".svg") {
+        let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
+        let doc = roxmltree::Document::parse(text).map_err(|e| format!("not XML ({e})"))?;
+        let root = doc.root_element().tag_name().name();
+        if root != "svg" {
+            return Err(format!("the root element is <{root}>, not <svg>"));
+        }
+    } else if std::str::from_utf8(bytes).is_err() {
+        return Err("not UTF-8 text".to_string());
+    }
+    Ok(())
+}
 
 impl Assets {
     /// Reads every file below `dir`; fails on the first unreadable one, or
@@ -93,11 +130,22 @@ impl Assets {
             files.insert(key, bytes);
         }
         for name in REQUIRED {
-            if !files.contains_key(name) {
+            let Some(bytes) = files.get(name) else {
                 return Err(AssetError::Missing(dir.join(name)));
-            }
+            };
+            check(name, bytes).map_err(|why| AssetError::Corrupt(dir.join(name), why))?;
         }
         Ok(Assets { files })
+    }
+
+    /// The files the build does not use itself (`CNAME`, `.nojekyll`,
+    /// `robots.txt`, ...), by relative path: they are copied to the site
+    /// root as they are, as Hugo and Zola copy `static/`.
+    pub fn extras(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.files
+            .iter()
+            .filter(|(name, _)| !REQUIRED.contains(&name.as_str()))
+            .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
     }
 
     /// A required file's bytes.

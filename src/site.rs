@@ -61,6 +61,8 @@ pub enum BuildError {
     Assets(AssetError),
     /// The output could not be written.
     Output(OutputError),
+    /// A file in `static/` would be copied over a file the build makes.
+    StaticClash(String),
     /// A book came out larger than its budget.
     OverBudget {
         /// The book's path in the site.
@@ -77,6 +79,10 @@ impl fmt::Display for BuildError {
         match self {
             BuildError::Assets(e) => e.fmt(f),
             BuildError::Output(e) => e.fmt(f),
+            BuildError::StaticClash(path) => write!(
+                f,
+                "static/{path} has the name of a file the build makes; rename or remove it"
+            ),
             BuildError::OverBudget {
                 file,
                 bytes,
@@ -133,6 +139,9 @@ pub struct Report {
     /// How long each step of rendering took (books run beside the web
     /// pages, on a second thread).
     pub timings: Vec<(String, Duration)>,
+    /// What the build could not tidy away, such as a file of the old
+    /// output that could not be deleted: one line each.
+    pub warnings: Vec<String>,
 }
 
 /// One book file's size against its budget.
@@ -239,6 +248,11 @@ pub fn two_player_files(graph: &StateGraph, assets: &Assets) -> Vec<OutFile> {
 fn render_web(assets: &Assets, graph: &StateGraph, games: &[Game], site: &mut Rendered) {
     let mut home = web_assets(assets, "");
     home.push(OutFile::new("favicon.svg", assets.get("favicon.svg")));
+    home.extend(
+        assets
+            .extras()
+            .map(|(path, bytes)| OutFile::new(path, bytes)),
+    );
     home.push(OutFile::new("index.html", home_page(games)));
     site.add_part("home", home);
     let two = timed(&mut site.report.timings, "two-player pages", || {
@@ -342,14 +356,27 @@ fn over_budget(report: &Report) -> Option<BuildError> {
     })
 }
 
+/// A file of `static/` copied to the root under the name of a file the
+/// build makes (or of the output's marker), if any.
+fn static_clash(assets: &Assets, files: &[OutFile]) -> Option<BuildError> {
+    let mut count = std::collections::HashMap::new();
+    for f in files {
+        *count.entry(f.path.as_str()).or_insert(0) += 1;
+    }
+    assets
+        .extras()
+        .find(|(path, _)| *path == output::MARKER || count.get(path).is_some_and(|&n| n > 1))
+        .map(|(path, _)| BuildError::StaticClash(path.to_string()))
+}
+
 /// Loads `static/`, renders, and replaces the output folder: the whole build.
 pub fn build(options: &Options) -> Result<Report, BuildError> {
     output::check_target(&options.out)?;
     let assets = Assets::load(&options.static_dir)?;
-    let site = render(options, &assets);
-    if let Some(e) = over_budget(&site.report) {
+    let mut site = render(options, &assets);
+    if let Some(e) = over_budget(&site.report).or_else(|| static_clash(&assets, &site.files)) {
         return Err(e);
     }
-    output::publish(&options.out, &site.files)?;
+    site.report.warnings = output::publish(&options.out, &site.files)?;
     Ok(site.report)
 }

@@ -23,6 +23,9 @@ struct Cli {
     command: Command,
 }
 
+/// The largest book budget a flag takes: a gigabyte, far past any book.
+const MAX_BUDGET_KB: i64 = 1_000_000;
+
 #[derive(clap::Args, Clone)]
 struct BuildArgs {
     /// Output folder, replaced whole [default: site/ in the repository]
@@ -42,12 +45,16 @@ struct BuildArgs {
     /// Seeds every random choice; the same seed gives the same site
     #[arg(long, value_name = "N", default_value_t = vs_computer::DEFAULT_SEED)]
     seed: u64,
-    /// Largest allowed MOBI file, in KB (1,000 bytes)
-    #[arg(long, value_name = "KB", default_value_t = Budgets::default().mobi / 1000)]
-    mobi_budget: usize,
-    /// Largest allowed EPUB file, in KB (1,000 bytes)
-    #[arg(long, value_name = "KB", default_value_t = Budgets::default().epub / 1000)]
-    epub_budget: usize,
+    /// Largest allowed MOBI file, in KB (1,000 bytes), 1 to 1000000
+    #[arg(long, value_name = "KB",
+          default_value_t = (Budgets::default().mobi / 1000) as u32,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_BUDGET_KB))]
+    mobi_budget: u32,
+    /// Largest allowed EPUB file, in KB (1,000 bytes), 1 to 1000000
+    #[arg(long, value_name = "KB",
+          default_value_t = (Budgets::default().epub / 1000) as u32,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_BUDGET_KB))]
+    epub_budget: u32,
 }
 
 #[derive(Subcommand)]
@@ -91,8 +98,8 @@ impl BuildArgs {
                 seed: self.seed,
             },
             budgets: Budgets {
-                mobi: self.mobi_budget * 1000,
-                epub: self.epub_budget * 1000,
+                mobi: self.mobi_budget as usize * 1000,
+                epub: self.epub_budget as usize * 1000,
             },
         }
     }
@@ -130,6 +137,9 @@ fn build_site(args: &BuildArgs) -> anyhow::Result<()> {
     let options = args.options();
     let start = Instant::now();
     let report = site::build(&options).context("build failed")?;
+    for w in &report.warnings {
+        eprintln!("warning: {w}");
+    }
     print_summary(&report, start.elapsed().as_secs_f64());
     println!("site written to {}", options.out.display());
     Ok(())

@@ -150,12 +150,13 @@ fn a_build_killed_at_any_moment_leaves_a_whole_site() {
             .status
             .success()
     );
-    let names: Vec<_> = std::fs::read_dir(tmp.path())
+    let mut names: Vec<_> = std::fs::read_dir(tmp.path())
         .unwrap()
         .flatten()
         .map(|e| e.file_name())
         .collect();
-    assert_eq!(names, vec![std::ffi::OsString::from("site")]);
+    names.sort();
+    assert_eq!(names, [".site.lock", "site"]);
 }
 
 #[test]
@@ -178,4 +179,295 @@ fn the_committed_book_images_are_what_draw_images_draws() {
             "static/{file} differs from `cargo xtask draw-images`"
         );
     }
+}
+
+/// Says why a test that needs root or a kernel feature did not run.
+fn skip(why: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
+}
+
+/// A copy of the repository's `static/` that a test may spoil.
+fn static_copy(dir: &Path) -> std::path::PathBuf {
+    let s = dir.join("static");
+    std::fs::create_dir(&s).unwrap();
+    let repo_static = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static");
+    for e in std::fs::read_dir(repo_static).unwrap().flatten() {
+        std::fs::copy(e.path(), s.join(e.file_name())).unwrap();
+    }
+    s
+}
+
+#[test]
+fn numeric_flags_out_of_range_are_one_line() {
+    for flag in ["--mobi-budget", "--epub-budget"] {
+        for value in ["18446744073709551615", "99999999999999999999999", "0", "-1"] {
+            let out = xtask(&["build-site", &format!("{flag}={value}")]);
+            let err = one_error_line(&out);
+            assert!(err.contains(flag), "{flag} {value}: {err}");
+            assert_eq!(out.status.code(), Some(2));
+        }
+    }
+    for value in ["257", "99999999999", "x"] {
+        let err = one_error_line(&xtask(&["build-site", "--games", value]));
+        assert!(err.contains("--games"), "{err}");
+    }
+    let err = one_error_line(&xtask(&["build-site", "--seed=-3"]));
+    assert!(err.contains("--seed"), "{err}");
+}
+
+#[test]
+fn out_naming_no_folder_of_its_own_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    for odd in [".", "..", "/", "sub/.."] {
+        let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(["build-site", "--out", odd])
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        let err = one_error_line(&out);
+        assert!(err.contains("names no folder of its own"), "{odd}: {err}");
+    }
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn corrupt_static_files_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = static_copy(tmp.path());
+    let out = tmp.path().join("site");
+    let noise: Vec<u8> = (0..600u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    for (file, what) in [
+        ("x.gif", "not a GIF"),
+        ("cover.gif", "not a GIF"),
+        ("x.svg", "not"),
+        ("e.svg", "not"),
+    ] {
+        let good = std::fs::read(s.join(file)).unwrap();
+        std::fs::write(s.join(file), &noise).unwrap();
+        let err = one_error_line(&xtask(&[
+            "build-site",
+            "--out",
+            out.to_str().unwrap(),
+            "--static",
+            s.to_str().unwrap(),
+        ]));
+        assert!(err.contains(file) && err.contains(what), "{file}: {err}");
+        std::fs::write(s.join(file), good).unwrap();
+    }
+    // Well-formed XML that is not an SVG, and a GIF cut short.
+    std::fs::write(s.join("o.svg"), "<html/>").unwrap();
+    let err = one_error_line(&xtask(&[
+        "build-site",
+        "--out",
+        out.to_str().unwrap(),
+        "--static",
+        s.to_str().unwrap(),
+    ]));
+    assert!(err.contains("o.svg") && err.contains("<html>"), "{err}");
+    std::fs::copy(s.join("x.svg"), s.join("o.svg")).unwrap();
+    let gif = std::fs::read(s.join("e.gif")).unwrap();
+    std::fs::write(s.join("e.gif"), &gif[..gif.len() / 2]).unwrap();
+    let err = one_error_line(&xtask(&[
+        "build-site",
+        "--out",
+        out.to_str().unwrap(),
+        "--static",
+        s.to_str().unwrap(),
+    ]));
+    assert!(err.contains("e.gif"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn files_the_user_adds_are_kept_or_refused_never_lost() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = static_copy(tmp.path());
+    std::fs::write(s.join("CNAME"), "games.example.org\n").unwrap();
+    std::fs::write(s.join(".nojekyll"), "").unwrap();
+    let out = tmp.path().join("site");
+    let args = [
+        "build-site",
+        "--games",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--static",
+        s.to_str().unwrap(),
+    ];
+    assert!(xtask(&args).status.success());
+    // static/'s own extras are copied to the root, and rebuilt each time.
+    assert_eq!(
+        std::fs::read_to_string(out.join("CNAME")).unwrap(),
+        "games.example.org\n"
+    );
+    assert!(out.join(".nojekyll").is_file());
+    assert!(xtask(&args).status.success());
+    // What the user puts in the site by hand is refused, by name, and kept.
+    for (extra, is_dir) in [
+        ("robots.txt", false),
+        ("blog", true),
+        ("two-player/mine.html", false),
+    ] {
+        let path = out.join(extra);
+        if is_dir {
+            std::fs::create_dir(&path).unwrap();
+            std::fs::write(path.join("post.html"), "mine").unwrap();
+        } else {
+            std::fs::write(&path, "mine").unwrap();
+        }
+        let err = one_error_line(&xtask(&args));
+        assert!(
+            err.contains(extra) && err.contains("not made by this tool"),
+            "{err}"
+        );
+        assert!(path.exists());
+        if is_dir {
+            std::fs::remove_dir_all(&path).unwrap();
+        } else {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    // A static file named like a page the build makes is refused.
+    std::fs::write(s.join("index.html"), "mine").unwrap();
+    let err = one_error_line(&xtask(&args));
+    assert!(err.contains("static/index.html"), "{err}");
+}
+
+#[test]
+fn twenty_builds_at_once_each_succeed_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let out_arg = out.to_str().unwrap();
+    let children: Vec<_> = (0..20)
+        .map(|i| {
+            let games = if i % 2 == 0 { "1" } else { "2" };
+            Command::new(env!("CARGO_BIN_EXE_xtask"))
+                .args(["build-site", "--out", out_arg, "--games", games])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let done = child.wait_with_output().unwrap();
+        // Waiting for the lock, every build gets its turn.
+        assert!(
+            done.status.success(),
+            "{}",
+            String::from_utf8_lossy(&done.stderr)
+        );
+        assert!(
+            done.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&done.stderr)
+        );
+    }
+    let files = tree(&out);
+    let pages = files
+        .iter()
+        .filter(|(p, _)| p.extension().is_some_and(|e| e == "html"))
+        .count();
+    let one_game = files.iter().any(|(p, _)| p.starts_with("vs-computer/2"));
+    let marker = std::fs::read_to_string(out.join(".tictactoe-book")).unwrap();
+    let listed = marker.lines().filter(|l| !l.ends_with('/')).count() - 2;
+    assert_eq!(
+        listed,
+        files.len() - 1,
+        "the site is whole: every listed file is there"
+    );
+    assert!(pages > 5_478, "{pages} pages, vs-computer/2: {one_game}");
+    let mut names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, [".site.lock", "site"]);
+}
+
+#[test]
+fn an_undeletable_old_file_is_named_and_the_new_site_stands() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let out_arg = out.to_str().unwrap();
+    assert!(
+        xtask(&["build-site", "--out", out_arg, "--games", "1"])
+            .status
+            .success()
+    );
+    let stuck = out.join("two-player/0.html");
+    let chattr = |flag: &str| {
+        Command::new("chattr")
+            .arg(flag)
+            .arg(&stuck)
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !chattr("+i") {
+        return skip("chattr +i needs root and a filesystem with the immutable flag");
+    }
+    let run = xtask(&["build-site", "--out", out_arg, "--games", "2"]);
+    let stuck_now = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("two-player/0.html"))
+        .find(|p| p != &out.join("two-player/0.html") && p.exists());
+    let restored = stuck_now.as_ref().map(|p| {
+        Command::new("chattr")
+            .arg("-i")
+            .arg(p)
+            .status()
+            .unwrap()
+            .success()
+    });
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.starts_with("warning: cannot remove") && err.contains("0.html"),
+        "{err}"
+    );
+    assert!(
+        out.join("vs-computer/2").is_dir(),
+        "the new site is in place"
+    );
+    assert_eq!(
+        restored,
+        Some(true),
+        "the old file is where the warning says"
+    );
+    // The next build finishes the deletion.
+    let again = xtask(&["build-site", "--out", out_arg, "--games", "2"]);
+    assert!(again.status.success() && again.stderr.is_empty());
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 2);
+}
+
+#[test]
+fn a_full_disk_leaves_nothing_behind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mnt = tmp.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=512k", "tmpfs"])
+        .arg(&mnt)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        return skip("mounting a small tmpfs needs root");
+    }
+    let out = mnt.join("new/deep/site");
+    let run = xtask(&["build-site", "--out", out.to_str().unwrap(), "--games", "1"]);
+    let left = std::fs::read_dir(&mnt).unwrap().count();
+    let _ = Command::new("umount").arg(&mnt).status();
+    let err = one_error_line(&run);
+    assert!(err.contains("No space left"), "{err}");
+    assert_eq!(left, 0, "the parents it made are gone");
 }
