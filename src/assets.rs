@@ -1,6 +1,6 @@
 //! The files of `static/`, read into memory before anything is written.
 //!
-//! Invariant: an [`Assets`] value always holds every file in [`REQUIRED`],
+//! Invariant: an [`Assets`] value always holds every file of [`required`],
 //! so rendering never meets a missing image; all reading of `static/`
 //! happens here, once, with walkdir.
 
@@ -8,28 +8,30 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// The square images and stylesheet that every folder of web pages gets a
-/// copy of, so pages name them without a `../` (bytes on every page).
-pub const WEB_ASSETS: [&str; 6] = ["e.svg", "x.svg", "o.svg", "xw.svg", "ow.svg", "s.css"];
+use crate::screen::IMAGES;
 
-/// Every file the build needs from `static/`: the web squares, stylesheet
-/// and favicon, and the e-reader squares and cover (GIF, no transparency;
-/// redraw them with `cargo xtask draw-images`).
-pub const REQUIRED: [&str; 13] = [
-    "e.svg",
-    "x.svg",
-    "o.svg",
-    "xw.svg",
-    "ow.svg",
-    "s.css",
-    "favicon.svg",
-    "e.gif",
-    "x.gif",
-    "o.gif",
-    "xw.gif",
-    "ow.gif",
-    "cover.gif",
-];
+/// The files the build needs from `static/` besides the square images:
+/// the stylesheet, the favicon and the books' cover.
+pub const OTHERS: [&str; 3] = ["s.css", "favicon.svg", "cover.gif"];
+
+/// Whether the build uses `name` itself: a square image (`.svg` for the
+/// web, `.gif` for the books; redraw them with `cargo xtask draw-images`)
+/// or one of [`OTHERS`].
+pub fn is_required(name: &str) -> bool {
+    OTHERS.contains(&name)
+        || name
+            .strip_suffix(".svg")
+            .or_else(|| name.strip_suffix(".gif"))
+            .is_some_and(|stem| IMAGES.contains(&stem))
+}
+
+/// Every file the build needs from `static/`.
+pub fn required() -> impl Iterator<Item = String> {
+    IMAGES
+        .iter()
+        .flat_map(|n| [format!("{n}.svg"), format!("{n}.gif")])
+        .chain(OTHERS.iter().map(|n| n.to_string()))
+}
 
 /// The contents of `static/`, by path relative to it (with `/` separators).
 #[derive(Clone, Debug)]
@@ -99,7 +101,7 @@ fn check(name: &str, bytes: &[u8]) -> Result<(), String> {
 
 impl Assets {
     /// Reads every file below `dir`; fails on the first unreadable one, or
-    /// if a file of [`REQUIRED`] is not there.
+    /// if a required file is not there or is not what its name says.
     pub fn load(dir: &Path) -> Result<Assets, AssetError> {
         if !dir.is_dir() {
             return Err(AssetError::NoFolder(dir.to_path_buf()));
@@ -129,11 +131,11 @@ impl Assets {
                 .join("/");
             files.insert(key, bytes);
         }
-        for name in REQUIRED {
-            let Some(bytes) = files.get(name) else {
+        for name in required() {
+            let Some(bytes) = files.get(&name) else {
                 return Err(AssetError::Missing(dir.join(name)));
             };
-            check(name, bytes).map_err(|why| AssetError::Corrupt(dir.join(name), why))?;
+            check(&name, bytes).map_err(|why| AssetError::Corrupt(dir.join(&name), why))?;
         }
         Ok(Assets { files })
     }
@@ -144,14 +146,14 @@ impl Assets {
     pub fn extras(&self) -> impl Iterator<Item = (&str, &[u8])> {
         self.files
             .iter()
-            .filter(|(name, _)| !REQUIRED.contains(&name.as_str()))
+            .filter(|(name, _)| !is_required(name))
             .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
     }
 
     /// A required file's bytes.
     ///
     /// # Panics
-    /// If `name` is not in [`REQUIRED`]: a programming error, not bad input.
+    /// If `name` is not required: a programming error, not bad input.
     pub fn get(&self, name: &str) -> &[u8] {
         self.files
             .get(name)

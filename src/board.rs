@@ -102,7 +102,8 @@ pub enum Status {
         /// The winning squares (one or two lines).
         line: SquareSet,
     },
-    /// A full board with no line.
+    /// A full board with no line, or, under the early-draw rule, a board
+    /// where nobody can make three in a row any more.
     Draw,
 }
 
@@ -164,24 +165,106 @@ const LINES: [u16; 8] = [
     0b001_010_100,
 ];
 
-/// A tic-tac-toe board: two 9-bit masks. X always moves first, so whose turn
-/// it is follows from the marks.
+/// Which rules a game is played under.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// A game ends in a draw as soon as nobody can make three in a row
+    /// any more (the 2009 post's idea), not only on a full board.
+    pub early_draws: bool,
+}
+
+/// A tic-tac-toe board: two 9-bit masks, and the rules it is played under
+/// (bit 15 of `x` marks the early-draw rule). X always moves first, so
+/// whose turn it is follows from the marks.
 ///
-/// Any value made through [`Board::EMPTY`] and [`Board::play`] is reachable in
-/// a real game; [`Board::from_id`] can also make unreachable ones (nine Os),
-/// which the rules below still answer for without panicking.
+/// Any value made through [`Board::start`] (or [`Board::EMPTY`]) and
+/// [`Board::play`] is reachable in a real game under its rules;
+/// [`Board::from_id`] can also make unreachable ones (nine Os), which the
+/// rules below still answer for without panicking.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board {
     x: u16,
     o: u16,
 }
 
+/// The bit of `Board::x` that says the early-draw rule is in force.
+const EARLY: u16 = 1 << 15;
+
+/// The nine squares' bits.
+const SQUARES: u16 = 0x1ff;
+
+/// For each board id: whether some continuation of play (or the board
+/// itself) has three in a row. Worked out once, for every id.
+fn winnable(id: u32) -> bool {
+    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut memo: Vec<Option<bool>> = vec![None; ID_LIMIT as usize];
+        fn walk(b: Board, memo: &mut [Option<bool>]) -> bool {
+            let id = b.id() as usize;
+            if let Some(w) = memo[id] {
+                return w;
+            }
+            let w = match b.status() {
+                Status::Won { .. } => true,
+                Status::Draw => false,
+                Status::InPlay(_) => b
+                    .legal_moves()
+                    .iter()
+                    .any(|s| b.play(s).is_ok_and(|n| walk(n, memo))),
+            };
+            memo[id] = Some(w);
+            w
+        }
+        (0..ID_LIMIT)
+            .map(|id| walk(Board::from_id(id).expect("below 3^9"), &mut memo))
+            .collect()
+    });
+    table[id as usize]
+}
+
 /// 3^9: every board id is below this.
 pub const ID_LIMIT: u32 = 19_683;
 
 impl Board {
-    /// The empty board, X to move.
+    /// The empty board, X to move, under the usual rules.
     pub const EMPTY: Board = Board { x: 0, o: 0 };
+
+    /// The empty board under `rules`.
+    pub fn start(rules: Rules) -> Board {
+        Board::EMPTY.with_rules(rules)
+    }
+
+    /// The same marks under `rules`.
+    pub fn with_rules(self, rules: Rules) -> Board {
+        let x = self.x & SQUARES;
+        Board {
+            x: if rules.early_draws { x | EARLY } else { x },
+            o: self.o,
+        }
+    }
+
+    /// The rules this board is played under.
+    pub fn rules(self) -> Rules {
+        Rules {
+            early_draws: self.x & EARLY != 0,
+        }
+    }
+
+    /// Whether every line holds both an X and an O: bit-tac-toe's grave
+    /// markers all set. A quick test that settles most dead draws.
+    pub fn all_lines_blocked(self) -> bool {
+        LINES.iter().all(|&l| self.x & l != 0 && self.o & l != 0)
+    }
+
+    /// Whether nobody can make three in a row any more, whatever is played:
+    /// a game in play that can only end in a draw. Grave markers first,
+    /// then the exact test over every continuation.
+    pub fn is_dead(self) -> bool {
+        if Self::line_of(self.x) != 0 || Self::line_of(self.o) != 0 {
+            return false;
+        }
+        self.all_lines_blocked() || !winnable(self.id())
+    }
 
     /// What `square` holds.
     pub fn cell(self, square: Square) -> Cell {
@@ -201,12 +284,12 @@ impl Board {
 
     /// How many marks are on the board.
     pub fn marks(self) -> usize {
-        (self.x | self.o).count_ones() as usize
+        ((self.x | self.o) & SQUARES).count_ones() as usize
     }
 
     /// Whose turn it is if the game goes on: X when the counts are equal.
     pub fn to_move(self) -> Player {
-        if self.x.count_ones() > self.o.count_ones() {
+        if (self.x & SQUARES).count_ones() > self.o.count_ones() {
             Player::O
         } else {
             Player::X
@@ -233,7 +316,7 @@ impl Board {
                 winner: Player::O,
                 line: SquareSet(ol),
             }
-        } else if self.marks() == 9 {
+        } else if self.marks() == 9 || self.x & EARLY != 0 && self.is_dead() {
             Status::Draw
         } else {
             Status::InPlay(self.to_move())
@@ -314,7 +397,7 @@ impl Board {
     }
 
     fn map_squares(self, f: impl Fn(usize, usize) -> (usize, usize)) -> Board {
-        let mut out = Board::EMPTY;
+        let mut out = Board::start(self.rules());
         for s in Square::ALL {
             let (r, c) = f(s.index() / 3, s.index() % 3);
             let bit = 1 << (r * 3 + c);
@@ -375,6 +458,24 @@ mod tests {
 
     fn sq(i: usize) -> Square {
         Square::new(i).unwrap()
+    }
+
+    #[test]
+    fn dead_draws_are_found_and_end_early_games() {
+        let mut b = Board::EMPTY;
+        // X O X / X O O / O X . : nobody can make a line, one square left.
+        for i in [0, 1, 2, 4, 3, 5, 7, 6] {
+            b = b.play(sq(i)).unwrap();
+        }
+        assert_eq!(b.to_string(), "XOX/XOO/OX.");
+        assert!(b.is_dead() && b.all_lines_blocked());
+        assert_eq!(b.status(), Status::InPlay(Player::X));
+        let early = b.with_rules(Rules { early_draws: true });
+        assert_eq!(early.status(), Status::Draw);
+        assert_eq!(early.play(sq(8)), Err(PlayError::GameOver));
+        assert_eq!(early.id(), b.id());
+        assert_eq!(early.marks(), 8);
+        assert!(!Board::EMPTY.is_dead());
     }
 
     #[test]

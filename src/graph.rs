@@ -3,7 +3,7 @@
 //! Invariant: it holds each reachable board exactly once, sorted by id, and
 //! nothing else; moves are derived from [`Board::play`], never stored twice.
 
-use crate::board::{Board, ID_LIMIT, Square};
+use crate::board::{Board, ID_LIMIT, Rules, Square};
 
 /// Every reachable position, X moving first, play stopping at three in a
 /// row or a full board.
@@ -23,8 +23,14 @@ impl Default for StateGraph {
 impl StateGraph {
     /// Enumerates the graph (5,478 positions) by a walk from the empty board.
     pub fn new() -> StateGraph {
+        StateGraph::with_rules(Rules::default())
+    }
+
+    /// The graph of games played under `rules` (5,462 positions with early
+    /// draws).
+    pub fn with_rules(rules: Rules) -> StateGraph {
         let mut seen = vec![false; ID_LIMIT as usize];
-        let mut stack = vec![Board::EMPTY];
+        let mut stack = vec![Board::start(rules)];
         seen[0] = true;
         while let Some(b) = stack.pop() {
             for (_, next) in moves(b) {
@@ -38,6 +44,7 @@ impl StateGraph {
         let boards: Vec<Board> = (0..ID_LIMIT)
             .filter(|&id| seen[id as usize])
             .filter_map(Board::from_id)
+            .map(|b| b.with_rules(rules))
             .collect();
         let mut index = vec![u16::MAX; ID_LIMIT as usize];
         for (i, b) in boards.iter().enumerate() {
@@ -72,6 +79,11 @@ impl StateGraph {
             Some(&i) if i != u16::MAX => Some(usize::from(i)),
             _ => None,
         }
+    }
+
+    /// The first position: the empty board under the graph's rules.
+    pub fn root(&self) -> Board {
+        self.boards[0]
     }
 
     /// The positions in breadth-first order from the empty board (by number
@@ -209,6 +221,39 @@ mod tests {
                 .count()
         };
         assert_eq!([count("X"), count("O"), count("draw")], [91, 44, 3]);
+    }
+
+    #[test]
+    fn dead_draws_in_play_and_the_early_draw_graph() {
+        let g = StateGraph::new();
+        let in_play: Vec<Board> = g
+            .boards()
+            .iter()
+            .copied()
+            .filter(|b| !b.is_over())
+            .collect();
+        let blocked = in_play.iter().filter(|b| b.all_lines_blocked()).count();
+        assert_eq!(blocked, 40);
+        assert!(
+            in_play
+                .iter()
+                .filter(|b| b.all_lines_blocked())
+                .all(|b| b.marks() == 8)
+        );
+        let mut dead = [0usize; 10];
+        for b in in_play.iter().filter(|b| b.is_dead()) {
+            dead[b.marks()] += 1;
+        }
+        assert_eq!(dead.iter().sum::<usize>(), 120);
+        assert_eq!([dead[6], dead[7], dead[8]], [8, 32, 80]);
+
+        let early = StateGraph::with_rules(Rules { early_draws: true });
+        assert_eq!(early.len(), 5_462);
+        let links: usize = early.boards().iter().map(|b| moves(*b).count()).sum();
+        assert_eq!(links, 15_999);
+        assert_eq!(early.boards().iter().filter(|b| b.is_over()).count(), 1_062);
+        assert!(early.boards().iter().all(|b| b.rules().early_draws));
+        assert_eq!(early.root(), Board::start(Rules { early_draws: true }));
     }
 
     #[test]

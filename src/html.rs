@@ -1,4 +1,5 @@
-//! Web pages: maud templates that return `Markup`, and the minifier.
+//! The web format: each screen of an edition as a small HTML page, maud
+//! templates that return `Markup`, and the minifier.
 //!
 //! Invariant: rendering is pure (no IO); every page is a complete HTML5
 //! document with `lang`, `charset`, a viewport and a title, no script, and
@@ -6,7 +7,10 @@
 
 use maud::{DOCTYPE, Markup, Render, html};
 
-use crate::board::{Board, Cell, Player, Square, Status};
+use crate::assets::Assets;
+use crate::board::page_name;
+use crate::output::OutFile;
+use crate::screen::{Edition, Link, Screen, SquareView, Target};
 
 /// The shared page frame: head, a row of navigation links, then `body`.
 ///
@@ -39,99 +43,120 @@ pub fn layout(title: &str, icon: bool, nav: &[(String, &str)], body: Markup) -> 
     }
 }
 
-/// One square of a board: its image, its spoken label, and its link if it
-/// is a move.
-pub struct SquareView<'a> {
-    /// Which square.
-    pub square: Square,
-    /// What it holds.
-    pub cell: Cell,
-    /// Whether it is part of a winning line.
-    pub winning: bool,
-    /// Where playing here leads, for an empty square while the game goes on.
-    pub link: Option<&'a str>,
-    /// Whose mark a link places.
-    pub mover: Player,
-}
+/// A square as a web page draws it: its image, labelled, in a link to the
+/// page after the move. Square links stay in the page's own folder.
+struct WebSquare<'a>(&'a SquareView);
 
-impl SquareView<'_> {
-    /// The image's name without extension, whose first letter is `x`, `o`
-    /// or `e`; the web uses `.svg`, the books `.gif`.
-    pub fn image(&self) -> &'static str {
-        match (self.cell, self.winning) {
-            (Cell::Empty, _) => "e",
-            (Cell::Taken(Player::X), false) => "x",
-            (Cell::Taken(Player::O), false) => "o",
-            (Cell::Taken(Player::X), true) => "xw",
-            (Cell::Taken(Player::O), true) => "ow",
-        }
-    }
-
-    /// What a screen reader says: the square, then its content or the move
-    /// its link makes ("top left: place X").
-    pub fn label(&self) -> String {
-        let name = self.square.name();
-        match (self.cell, self.link) {
-            (Cell::Empty, Some(_)) => format!("{name}: place {}", self.mover.letter()),
-            (Cell::Empty, None) => format!("{name}: empty"),
-            (Cell::Taken(p), _) if self.winning => format!("{name}: {}, in the line", p.letter()),
-            (Cell::Taken(p), _) => format!("{name}: {}", p.letter()),
-        }
-    }
-}
-
-impl Render for SquareView<'_> {
+impl Render for WebSquare<'_> {
     fn render(&self) -> Markup {
-        let img = html! { img src={ (self.image()) ".svg" } alt=(self.label()); };
-        match self.link {
-            Some(href) => html! { a href=(href) { (img) } },
-            None => img,
+        let s = self.0;
+        let img = html! { img src={ (s.image()) ".svg" } alt=(s.label); };
+        match s.link {
+            Some(Target::Board { board, .. }) => html! { a href=(page_name(board)) { (img) } },
+            Some(Target::Contents) | None => img,
         }
     }
 }
 
-/// The nine squares of `board`, in reading order, with `links[i]` as the
-/// target of square `i`. Shared by the web pages and the books.
-pub fn squares<'a>(board: Board, links: &'a [Option<String>; 9]) -> Vec<SquareView<'a>> {
-    let line = match board.status() {
-        Status::Won { line, .. } => line,
-        _ => Default::default(),
-    };
-    Square::ALL
-        .iter()
-        .map(|&square| SquareView {
-            square,
-            cell: board.cell(square),
-            winning: line.contains(square),
-            link: links[square.index()].as_deref(),
-            mover: board.to_move(),
-        })
-        .collect()
+/// The folder of a game's pages, the way back up to the site root from
+/// there, and the page's own path.
+fn up(game: u16) -> &'static str {
+    if game == 0 { "../" } else { "../../" }
 }
 
-/// The nine squares, with no wrapper: the stylesheet floats each image at a
-/// third of the page width, so they fall into three rows by themselves.
-pub fn grid(board: Board, links: &[Option<String>; 9]) -> Markup {
-    html! { @for s in squares(board, links) { (s) } }
-}
-
-/// "X to move", "X wins", "O wins" or "Draw": the two-player heading.
-pub fn two_player_heading(board: Board) -> String {
-    match board.status() {
-        Status::InPlay(p) => format!("{} to move", p.letter()),
-        Status::Won { winner, .. } => format!("{} wins", winner.letter()),
-        Status::Draw => "Draw".to_string(),
+/// A nav link's `href` from a page of `edition`'s game `game`.
+fn href(edition: &Edition, game: u16, link: Link) -> String {
+    match link {
+        Link::Here(Target::Board { board, .. }) => page_name(board),
+        Link::Here(Target::Contents) => format!("{}index.html#{}", up(game), edition.slug),
+        Link::Across(slug, board) => format!("{}{slug}/{}", up(game), page_name(board)),
+        Link::File(name) => name.to_string(),
     }
 }
 
-/// The page title: the board row by row (`X.O/.X./..O`), so the tab and the
-/// history list (the back button is undo) tell each position apart.
-pub fn board_title(board: Board) -> String {
-    board.to_string()
+fn game_of(target: Target) -> u16 {
+    match target {
+        Target::Board { game, .. } => game,
+        Target::Contents => 0,
+    }
+}
+
+/// One screen as a page, minified. The tab title is the board row by row
+/// (`X.O/.X./..O`), so the history list (the back button is undo) tells
+/// positions apart.
+pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
+    let game = game_of(screen.target);
+    let mut nav = vec![(format!("{}index.html", up(game)), "Home")];
+    nav.extend(
+        screen
+            .nav
+            .iter()
+            .map(|(link, words)| (href(edition, game, *link), *words)),
+    );
+    let body = html! {
+        h1 { (screen.heading) }
+        @for line in &screen.lines { p { (line) } }
+        @for s in &screen.squares { (WebSquare(s)) }
+    };
+    minify(&layout(&screen.board.to_string(), false, &nav, body))
+}
+
+/// The web path of a screen, from the site root.
+pub fn path(edition: &Edition, target: Target) -> String {
+    match target {
+        Target::Board { game, board } => format!("{}/{}", edition.web_dir(game), page_name(board)),
+        Target::Contents => format!("index.html#{}", edition.slug),
+    }
+}
+
+/// Every page of an edition, the stylesheet and square images beside them
+/// in each of its folders, and its other files.
+pub fn render(edition: &Edition, assets: &Assets) -> Vec<OutFile> {
+    let mut files = crate::par::map(&edition.screens, |s| {
+        OutFile::new(path(edition, s.target), page(edition, s))
+    });
+    let mut games: Vec<u16> = edition.screens.iter().map(|s| game_of(s.target)).collect();
+    games.dedup();
+    let images = edition.images();
+    for game in games {
+        let dir = edition.web_dir(game);
+        files.push(OutFile::new(format!("{dir}/s.css"), assets.get("s.css")));
+        for name in &images {
+            let file = format!("{name}.svg");
+            files.push(OutFile::new(format!("{dir}/{file}"), assets.get(&file)));
+        }
+    }
+    for f in &edition.files {
+        files.push(OutFile::new(
+            format!("{}/{}", edition.slug, f.path),
+            f.bytes.clone(),
+        ));
+    }
+    files
 }
 
 /// Minifies one page with minify-html's spec-compliant settings.
 pub fn minify(markup: &Markup) -> Vec<u8> {
     let cfg = minify_html::Cfg::new();
     minify_html::minify(markup.0.as_bytes(), &cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Square};
+    use crate::graph::StateGraph;
+
+    #[test]
+    fn snapshot_of_one_page() {
+        // X centre, O top left, X top right: O to move.
+        let mut b = Board::EMPTY;
+        for i in [4, 0, 2] {
+            b = b.play(Square::new(i).unwrap()).unwrap();
+        }
+        let edition = crate::two_player::edition(&StateGraph::new());
+        let screen = edition.screens.iter().find(|s| s.board == b).unwrap();
+        let page = String::from_utf8(page(&edition, screen)).unwrap();
+        expect_test::expect_file!["../tests/snapshots/two-player-page.html"].assert_eq(&page);
+    }
 }

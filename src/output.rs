@@ -341,6 +341,24 @@ fn publish_locked(place: &Place, files: &[OutFile]) -> Result<Vec<String>, Outpu
     Ok(warnings)
 }
 
+/// Writes one file (such as `cargo xtask tree --out`), whole or not at all:
+/// into a new file beside it, then renamed over it. Refuses a folder.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    if fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+        let e = io::Error::new(io::ErrorKind::IsADirectory, "it is a folder");
+        return Err(OutputError::Io(path.to_path_buf(), e));
+    }
+    let place = Place::new(path)?;
+    let temp = place.beside(&format!(".writing-{}", std::process::id()));
+    let written = fs::File::create_new(&temp)
+        .and_then(|mut f| io::Write::write_all(&mut f, bytes))
+        .and_then(|()| fs::rename(&temp, path));
+    written.map_err(|e| {
+        let _ = fs::remove_file(&temp);
+        OutputError::Io(path.to_path_buf(), e)
+    })
+}
+
 /// Opens the lock file without following a symbolic link.
 fn open_lock(path: &Path) -> io::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;

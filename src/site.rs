@@ -10,14 +10,16 @@ use std::time::{Duration, Instant};
 
 use maud::html;
 
-use crate::assets::{AssetError, Assets, WEB_ASSETS};
-use crate::ebook::{self, IMAGES, epub, kindle_html, mobi};
+use crate::assets::{AssetError, Assets};
+use crate::board::Rules;
+use crate::ebook;
 use crate::graph::StateGraph;
-use crate::html::{layout, minify};
+use crate::html::{self, layout, minify};
 use crate::output::{self, OutFile, OutputError};
+use crate::screen::{Edition, IMAGES};
 use crate::solver::Solver;
-use crate::two_player;
 use crate::vs_computer::{self, Game};
+use crate::{analysis, two_player};
 
 /// What to build and where.
 #[derive(Clone, Debug)]
@@ -30,6 +32,8 @@ pub struct Options {
     pub games: vs_computer::Settings,
     /// Size limits of the books.
     pub budgets: Budgets,
+    /// End every game as soon as nobody can make three in a row.
+    pub early_draws: bool,
 }
 
 /// The most bytes each kind of book may take; a build over budget fails.
@@ -164,13 +168,27 @@ pub struct Rendered {
 }
 
 impl Rendered {
-    fn add_part(&mut self, name: &str, files: Vec<OutFile>) {
-        let pages: Vec<&OutFile> = files.iter().filter(|f| f.path.ends_with(".html")).collect();
-        self.report.parts.push(PartReport {
-            name: name.to_string(),
-            pages: pages.len(),
-            bytes: pages.iter().map(|f| f.bytes.len()).sum(),
-        });
+    /// Adds files, noting the pages of each folder as a part of the report.
+    fn add_parts(&mut self, files: Vec<OutFile>) {
+        for f in &files {
+            let dir = f.path.rsplit_once('/').map_or("home", |(d, _)| d);
+            let parts = &mut self.report.parts;
+            let at = match parts.iter().rposition(|p| p.name == dir) {
+                Some(at) => at,
+                None => {
+                    parts.push(PartReport {
+                        name: dir.to_string(),
+                        pages: 0,
+                        bytes: 0,
+                    });
+                    parts.len() - 1
+                }
+            };
+            if f.path.ends_with(".html") {
+                parts[at].pages += 1;
+                parts[at].bytes += f.bytes.len();
+            }
+        }
         self.files.extend(files);
     }
 
@@ -189,35 +207,39 @@ impl Rendered {
     }
 }
 
-/// The web assets copied into a folder of pages (`""` for the site root).
-fn web_assets(assets: &Assets, dir: &str) -> Vec<OutFile> {
-    WEB_ASSETS
-        .iter()
-        .map(|name| OutFile::new(format!("{dir}{name}"), assets.get(name)))
-        .collect()
+/// The editions, in the order the home page and the book list show them.
+/// Adding an edition is a module that makes an [`Edition`] and a line here.
+pub fn editions(solver: &Solver, games: &[Game]) -> Vec<Edition> {
+    vec![
+        two_player::edition(solver.graph()),
+        vs_computer::edition(games),
+        analysis::edition(solver),
+    ]
 }
 
-/// The home page: what this is, how to play, and where to start.
-pub fn home_page(games: &[Game]) -> Vec<u8> {
+/// The home page: what this is, how to play, and where to start in each
+/// edition.
+pub fn home_page(editions: &[Edition]) -> Vec<u8> {
     let body = html! {
         h1 { "Tic-tac-toe, the whole game in pages" }
         p { "Every board that can arise in a game of tic-tac-toe is a page of its own, and every empty square is a link to the board after that move. There is no JavaScript: it plays in any browser, from a web host or straight from disk." }
         h2 { "How to play" }
         p { "X moves first. Tap an empty square to place your mark; three in a row wins. The back button takes a move back." }
-        h2 { "Two players" }
-        p { a href=(two_player::start()) { "Start a game for two players" } }
-        h2 id="games" { "Against the computer" }
-        p { "The computer's replies were decided when this site was built, so even this game is only links. Easy games can be won; a perfect computer never loses." }
-        ul { @for g in games { li { a href=(g.start_page()) { (g.describe()) } } } }
+        @for e in editions {
+            h2 id=(e.slug) { (e.name) }
+            p { (e.about) }
+            ul { @for (line, target) in &e.contents { li { a href=(html::path(e, *target)) { (line) } } } }
+        }
         h2 id="ebooks" { "On a Kindle or another e-reader" }
-        p { "The same games as books, one board per screen. Each needs nothing else installed." }
+        p { "The same editions as books, one board per screen. Each needs nothing else installed." }
         ul {
-            @for slug in ["tictactoe-two-player", "tictactoe-vs-computer"] {
+            @for e in editions {
+                @let stem = format!("{EBOOKS}/{}", e.book_stem());
                 li {
-                    (if slug.ends_with("two-player") { "Two players: " } else { "Against the computer: " })
-                    a href={ (EBOOKS) "/" (slug) ".mobi" } { "MOBI" } ", "
-                    a href={ (EBOOKS) "/" (slug) ".epub" } { "EPUB" } ", "
-                    a href={ (EBOOKS) "/" (slug) "-kindle.html" } { "single HTML file" }
+                    (e.name) ": "
+                    a href={ (stem) ".mobi" } { "MOBI" } ", "
+                    a href={ (stem) ".epub" } { "EPUB" } ", "
+                    a href={ (stem) "-kindle.html" } { "single HTML file" }
                 }
             }
         }
@@ -237,60 +259,51 @@ fn timed<T>(timings: &mut Vec<(String, Duration)>, name: &str, f: impl FnOnce() 
     out
 }
 
-/// The two-player pages and the assets beside them.
-pub fn two_player_files(graph: &StateGraph, assets: &Assets) -> Vec<OutFile> {
-    let mut two = two_player::render(graph);
-    two.extend(web_assets(assets, &format!("{}/", two_player::DIR)));
-    two
-}
-
-/// The web pages: home, two-player, and each game against the computer.
-fn render_web(assets: &Assets, graph: &StateGraph, games: &[Game], site: &mut Rendered) {
-    let mut home = web_assets(assets, "");
-    home.push(OutFile::new("favicon.svg", assets.get("favicon.svg")));
+/// The home page and the web assets beside it.
+fn home_files(assets: &Assets, editions: &[Edition]) -> Vec<OutFile> {
+    let mut home: Vec<OutFile> = ["s.css", "favicon.svg"]
+        .into_iter()
+        .map(|name| OutFile::new(name, assets.get(name)))
+        .collect();
     home.extend(
         assets
             .extras()
             .map(|(path, bytes)| OutFile::new(path, bytes)),
     );
-    home.push(OutFile::new("index.html", home_page(games)));
-    site.add_part("home", home);
-    let two = timed(&mut site.report.timings, "two-player pages", || {
-        two_player_files(graph, assets)
-    });
-    site.add_part(two_player::DIR, two);
-    let start = Instant::now();
-    for game in games {
-        let mut files = game.render();
-        files.extend(web_assets(assets, &format!("{}/", game.dir())));
-        site.add_part(&game.dir(), files);
-    }
-    let vs = start.elapsed();
-    site.report
-        .timings
-        .push(("vs-computer pages".to_string(), vs));
+    home.push(OutFile::new("index.html", home_page(editions)));
+    home
 }
 
-/// A book format: writes a book given the images in [`IMAGES`] order.
-type Writer = fn(&ebook::Book, &[&[u8]]) -> Vec<u8>;
+/// The two-player web pages and the assets beside them, made from the
+/// graph: what `cargo xtask bench` times against a bare C writer.
+pub fn two_player_files(graph: &StateGraph, assets: &Assets) -> Vec<OutFile> {
+    html::render(&two_player::edition(graph), assets)
+}
 
-/// One book in every format, with each file's size against its budget.
-fn render_book(
-    book: &ebook::Book,
-    images: &[&[u8]],
+/// An edition in every book format, with each file's size against its
+/// budget.
+fn render_books(
+    edition: &Edition,
+    assets: &Assets,
     budgets: Budgets,
     timings: &mut Vec<(String, Duration)>,
 ) -> Vec<(OutFile, BookReport)> {
-    let formats: [(&str, Option<usize>, Writer); 3] = [
-        (".mobi", Some(budgets.mobi), mobi::write),
-        (".epub", Some(budgets.epub), epub::write),
-        ("-kindle.html", None, |book, _| kindle_html::write(book)),
-    ];
-    formats
+    let images: Vec<(&str, &[u8])> = edition
+        .images()
         .into_iter()
+        .chain([ebook::COVER])
+        .map(|n| (n, assets.get(&format!("{n}.gif"))))
+        .collect();
+    ebook::FORMATS
+        .iter()
         .map(|(suffix, budget, write)| {
-            let file = format!("{EBOOKS}/{}{suffix}", book.slug);
-            let bytes = timed(timings, &file, || write(book, images));
+            let file = format!("{EBOOKS}/{}{suffix}", edition.book_stem());
+            let bytes = timed(timings, &file, || write(edition, &images));
+            let budget = match budget {
+                ebook::Budget::Mobi => Some(budgets.mobi),
+                ebook::Budget::Epub => Some(budgets.epub),
+                ebook::Budget::None => None,
+            };
             let report = BookReport {
                 file: file.clone(),
                 bytes: bytes.len(),
@@ -301,18 +314,21 @@ fn render_book(
         .collect()
 }
 
-/// Renders the whole site into memory. The books and the web pages are
-/// made on two threads: the machine this is built for has two cores.
+/// Renders the whole site into memory: every edition in every format. The
+/// books and the web pages are made on two threads: the machine this is
+/// built for has two cores.
 pub fn render(options: &Options, assets: &Assets) -> Rendered {
     let mut timings = Vec::new();
-    let solver = timed(&mut timings, "solve", || Solver::new(StateGraph::new()));
+    let rules = Rules {
+        early_draws: options.early_draws,
+    };
+    let solver = timed(&mut timings, "solve", || {
+        Solver::new(StateGraph::with_rules(rules))
+    });
     let games = timed(&mut timings, "play out games", || {
         vs_computer::games(&options.games, &solver)
     });
-    let images: Vec<&[u8]> = IMAGES
-        .iter()
-        .map(|n| assets.get(&format!("{n}.gif")))
-        .collect();
+    let editions = timed(&mut timings, "screens", || editions(&solver, &games));
     let mut site = Rendered {
         files: Vec::new(),
         report: Report::default(),
@@ -320,22 +336,30 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
     let (books, book_timings) = std::thread::scope(|scope| {
         let books = scope.spawn(|| {
             let mut t = Vec::new();
-            let two = ebook::two_player(solver.graph());
-            let vs = ebook::vs_computer(&games);
-            let mut made = render_book(&two, &images, options.budgets, &mut t);
-            made.extend(render_book(&vs, &images, options.budgets, &mut t));
+            let made: Vec<_> = editions
+                .iter()
+                .flat_map(|e| render_books(e, assets, options.budgets, &mut t))
+                .collect();
             (made, t)
         });
-        render_web(assets, solver.graph(), &games, &mut site);
+        site.add_parts(home_files(assets, &editions));
+        for e in &editions {
+            let files = timed(&mut timings, &format!("{} pages", e.slug), || {
+                html::render(e, assets)
+            });
+            site.add_parts(files);
+        }
         books.join().expect("book thread panicked")
     });
-    timings.append(&mut site.report.timings);
     timings.extend(book_timings);
-    site.files.extend(
-        IMAGES
-            .iter()
-            .map(|n| OutFile::new(format!("{EBOOKS}/{n}.gif"), assets.get(&format!("{n}.gif")))),
-    );
+    let mut images: Vec<&str> = editions.iter().flat_map(Edition::images).collect();
+    images.sort_by_key(|n| IMAGES.iter().position(|i| i == n));
+    images.dedup();
+    images.push(ebook::COVER);
+    site.files.extend(images.iter().map(|n| {
+        let file = format!("{n}.gif");
+        OutFile::new(format!("{EBOOKS}/{file}"), assets.get(&file))
+    }));
     for (file, report) in books {
         site.report.books.push(report);
         site.files.push(file);

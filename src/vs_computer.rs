@@ -1,25 +1,24 @@
 //! Games against the computer, decided at build time: for each game, the
 //! computer's reply to every board it can face is fixed, so the game is
-//! only links. Pages go in `vs-computer/<game>/<id>.html`.
+//! only links. Screens are addressed by game and board; on the web they are
+//! `vs-computer/<game>/<id>.html`.
 //!
 //! Invariant: within a game each board the computer faces has one reply,
-//! drawn once from that game's own ChaCha stream; a player's square link
+//! drawn once from that board's own window of the game's ChaCha stream; a player's square link
 //! goes to the board after the player's move and that reply (or to the
 //! finished board if the player's move ended the game).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use maud::html;
 use rand_core::SeedableRng;
 
-use crate::board::{Board, Cell, Player, Square, Status, page_name};
-use crate::html::{board_title, grid, layout, minify};
+use crate::board::{Board, Cell, Player, Square, Status};
 use crate::opponent::{self, Level, Rng};
-use crate::output::OutFile;
+use crate::screen::{Edition, Link, Screen, Target};
 use crate::solver::Solver;
 
-/// The folder of the games.
-pub const DIR: &str = "vs-computer";
+/// The edition's slug: its web folder, which holds a folder per game.
+pub const SLUG: &str = "vs-computer";
 
 /// The seed used when none is given.
 pub const DEFAULT_SEED: u64 = 2009;
@@ -92,18 +91,18 @@ pub struct Game {
 
 impl Game {
     /// Plays out game `spec` with its own stream of the generator seeded by
-    /// `seed`, so adding games does not change the others.
+    /// `seed`, so adding games does not change the others. The games keep
+    /// the rules of the solver's graph.
     pub fn play_out(spec: Spec, solver: &Solver, seed: u64) -> Game {
         let mut rng = Rng::seed_from_u64(seed);
         rng.set_stream(spec.number as u64);
+        let empty = solver.graph().root();
         let start = if spec.human_starts() {
-            Board::EMPTY
+            empty
         } else {
             // The opening is random, not always the centre.
             let square = Square::ALL[opponent::below(&mut rng, 9)];
-            Board::EMPTY
-                .play(square)
-                .expect("the empty board takes any move")
+            empty.play(square).expect("the empty board takes any move")
         };
         let mut game = Game {
             spec,
@@ -116,7 +115,7 @@ impl Game {
         while let Some(board) = queue.pop_front() {
             for square in board.legal_moves().iter() {
                 let after = board.play(square).expect("legal");
-                let next = game.respond(after, solver, &mut rng);
+                let next = game.respond(after, solver, &rng);
                 if game.pages.insert(next) {
                     queue.push_back(next);
                 }
@@ -127,13 +126,18 @@ impl Game {
 
     /// The board the player lands on after moving to `after`: the
     /// computer's reply made, unless the game is over.
-    fn respond(&mut self, after: Board, solver: &Solver, rng: &mut Rng) -> Board {
+    fn respond(&mut self, after: Board, solver: &Solver, rng: &Rng) -> Board {
         if after.is_over() {
             return after;
         }
         let level = self.spec.level;
         let square = *self.replies.entry(after).or_insert_with(|| {
-            opponent::choose(solver, after, level, rng).expect("a game in play has a move")
+            // Each board draws from its own window of the game's stream, so
+            // a reply does not depend on the order boards are met in, and
+            // trimming a game (early draws) leaves the other replies alone.
+            let mut rng = rng.clone();
+            rng.set_word_pos(u128::from(after.id() + 1) << 20);
+            opponent::choose(solver, after, level, &mut rng).expect("a game in play has a move")
         });
         after.play(square).expect("the reply is legal")
     }
@@ -145,11 +149,6 @@ impl Game {
             return Some(after);
         }
         after.play(*self.replies.get(&after)?).ok()
-    }
-
-    /// The folder of this game's pages, below the site root.
-    pub fn dir(&self) -> String {
-        format!("{DIR}/{}", self.spec.number)
     }
 
     /// The square the computer marked last to reach `board`, when every way
@@ -178,46 +177,44 @@ impl Game {
             Status::InPlay(_) => format!("Your move ({})", self.spec.human.letter()),
             Status::Won { winner, .. } if winner == self.spec.human => "You win".to_string(),
             Status::Won { .. } => "The computer wins".to_string(),
-            Status::Draw => "Draw".to_string(),
+            Status::Draw => crate::screen::draw_heading(board),
         }
     }
 
-    /// One page of the game, minified.
-    pub fn page(&self, board: Board) -> Vec<u8> {
-        let mut links: [Option<String>; 9] = Default::default();
-        for square in board.legal_moves().iter() {
-            links[square.index()] = self.target(board, square).map(page_name);
+    /// The address of one of this game's boards.
+    pub fn at(&self, board: Board) -> Target {
+        Target::Board {
+            game: self.spec.number as u16,
+            board,
         }
-        let heading = self.heading(board);
-        let again = page_name(self.start);
-        let mut nav = vec![("../../index.html".to_string(), "Home")];
-        if board.is_over() {
-            nav.push((again, "Play this game again"));
-            nav.push(("../../index.html#games".to_string(), "Choose another game"));
+    }
+
+    /// One board's screen.
+    pub fn screen(&self, board: Board) -> Screen {
+        let mut s = Screen::new(self.at(board), board, self.heading(board), |square| {
+            self.target(board, square).map(|b| self.at(b))
+        });
+        if let Some(square) = self.last_reply(board) {
+            s.lines
+                .push(format!("The computer played {}.", square.name()));
+        }
+        let again = Link::Here(self.at(self.start));
+        s.nav = if board.is_over() {
+            vec![
+                (again, "Play again"),
+                (Link::Here(Target::Contents), "Choose another game"),
+            ]
         } else {
-            nav.push((again, "Start again"));
-        }
-        let body = html! {
-            h1 { (heading) }
-            @if let Some(square) = self.last_reply(board) {
-                p { "The computer played " (square.name()) "." }
-            }
-            (grid(board, &links))
+            vec![(again, "Start again")]
         };
-        minify(&layout(&board_title(board), false, &nav, body))
+        s
     }
 
-    /// Every page of the game, in id order.
-    pub fn render(&self) -> Vec<OutFile> {
-        self.pages
-            .iter()
-            .map(|&b| OutFile::new(format!("{}/{}", self.dir(), page_name(b)), self.page(b)))
-            .collect()
-    }
-
-    /// The first page, from the site root.
-    pub fn start_page(&self) -> String {
-        format!("{}/{}", self.dir(), page_name(self.start))
+    /// Every screen of the game, by number of marks, then id.
+    pub fn screens(&self) -> Vec<Screen> {
+        let mut order: Vec<Board> = self.pages.iter().copied().collect();
+        order.sort_by_key(|b| (b.marks(), b.id()));
+        order.into_iter().map(|b| self.screen(b)).collect()
     }
 
     /// A line for the menu: who starts and the level.
@@ -228,6 +225,24 @@ impl Game {
             "the computer starts, you are O"
         };
         format!("Game {}: {who}, {}", self.spec.number, self.spec.level)
+    }
+}
+
+/// The edition: every game's screens, game by game.
+pub fn edition(games: &[Game]) -> Edition {
+    let screens = crate::par::map(games, Game::screens);
+    Edition {
+        slug: SLUG,
+        name: "Against the computer",
+        title: "Tic-Tac-Toe against the Computer",
+        about: "The computer's replies were decided when this was made, so even this game is \
+only links. Easy games can be won; a perfect computer never loses.",
+        contents: games
+            .iter()
+            .map(|g| (g.describe(), g.at(g.start)))
+            .collect(),
+        screens: screens.into_iter().flatten().collect(),
+        files: Vec::new(),
     }
 }
 

@@ -10,16 +10,19 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use super::{AUTHOR, Book, IMAGES, Target};
+use super::{AUTHOR, caption, intro};
+use crate::screen::{Edition, Screen, Target};
 
-/// Boards per content file: about 100 KB of XHTML each.
-pub const BOARDS_PER_FILE: usize = 200;
+/// The most bytes of boards in one content file: well under the 300 KB
+/// that older readers choke on, and as large as that allows, since links
+/// within a file are shorter and a larger file compresses better.
+pub const MAX_FILE_BYTES: usize = 250_000;
 
 /// The package's last-modified date, fixed so that builds are identical.
 const MODIFIED: &str = "2009-03-14T00:00:00Z";
 
 const CSS: &str = "body{margin:0;text-align:center}\
-.p{page-break-before:always;break-before:page}\
+body>div{page-break-before:always;break-before:page}\
 img{width:30%;max-width:180px;height:auto;border:0}\
 h1{font-size:1.4em}";
 
@@ -39,18 +42,34 @@ xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><m
     )
 }
 
-/// The content files of a book: the opening page, then the boards.
+/// The content files of a book: the opening page, then the boards, packed
+/// in book order into files of at most [`MAX_FILE_BYTES`].
 struct Layout {
     files: HashMap<Target, String>,
+    chunks: Vec<std::ops::Range<usize>>,
 }
 
 impl Layout {
-    fn new(book: &Book) -> Layout {
+    fn new(book: &Edition) -> Layout {
         let mut files = HashMap::from([(Target::Contents, "front.xhtml".to_string())]);
-        for (i, b) in book.boards.iter().enumerate() {
-            files.insert(b.target, board_file(i / BOARDS_PER_FILE));
+        let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut bytes = 0;
+        for (i, b) in book.screens.iter().enumerate() {
+            // Sized as if every link went to another file: an upper bound.
+            let size = board(b, |t| format!("{}#{}", board_file(0), t.anchor())).len();
+            match chunks.last_mut() {
+                Some(c) if bytes + size <= MAX_FILE_BYTES => {
+                    c.end = i + 1;
+                    bytes += size;
+                }
+                _ => {
+                    chunks.push(i..i + 1);
+                    bytes = size;
+                }
+            }
+            files.insert(b.target, board_file(chunks.len() - 1));
         }
-        Layout { files }
+        Layout { files, chunks }
     }
 
     /// A link to `target` from the file `from`.
@@ -69,9 +88,9 @@ fn board_file(chunk: usize) -> String {
     format!("b{:03}.xhtml", chunk + 1)
 }
 
-fn front(book: &Book, layout: &Layout) -> String {
-    let mut body = format!("<section id=\"contents\"><h1>{}</h1>", escape(&book.title));
-    for p in &book.intro {
+fn front(book: &Edition, layout: &Layout) -> String {
+    let mut body = format!("<section id=\"contents\"><h1>{}</h1>", escape(book.title));
+    for p in intro(book) {
         body += &format!("<p>{}</p>", escape(p));
     }
     body += "<ul>";
@@ -83,36 +102,53 @@ fn front(book: &Book, layout: &Layout) -> String {
         );
     }
     body += "</ul></section>";
-    xhtml(&book.title, &body)
+    xhtml(book.title, &body)
 }
 
-fn boards(book: &Book, layout: &Layout, chunk: usize) -> String {
-    let file = board_file(chunk);
-    let mut body = String::new();
-    let start = chunk * BOARDS_PER_FILE;
-    for b in book.boards.iter().skip(start).take(BOARDS_PER_FILE) {
-        let hrefs = b.hrefs(|t| layout.href(&file, t));
-        body += &format!("<div class=\"p\" id=\"{}\"><p>", b.target.anchor());
-        for (i, s) in b.squares(&hrefs).iter().enumerate() {
-            if i > 0 && i % 3 == 0 {
-                body += "<br/>";
-            }
-            let img = format!("<img src=\"{}.gif\" alt=\"{}\"/>", s.image(), s.label());
+/// One board: its squares in rows, then its caption and, once the game is
+/// over, its links.
+fn board(b: &Screen, href: impl Fn(Target) -> String) -> String {
+    let mut body = format!("<div id=\"{}\"><p>", b.target.anchor());
+    for (r, row) in b.rows().enumerate() {
+        if r > 0 {
+            body += "<br/>";
+        }
+        for s in row {
+            let img = format!(
+                "<img alt=\"{}\" src=\"{}.png\"/>",
+                escape(&s.label),
+                s.image()
+            );
             match s.link {
-                Some(h) => body += &format!("<a href=\"{h}\">{img}</a>"),
+                Some(t) => body += &format!("<a href=\"{}\">{img}</a>", href(t)),
                 None => body += &img,
             }
         }
-        body += &format!("</p><p>{}", escape(&b.caption));
-        for (target, words) in &b.nav {
-            body += &format!(" <a href=\"{}\">{}</a>", layout.href(&file, *target), words);
-        }
-        body += "</p></div>";
     }
-    xhtml(&book.title, &body)
+    body += "</p><p>";
+    for (i, line) in caption(b).enumerate() {
+        if i > 0 {
+            body += "<br/>";
+        }
+        body += &escape(line);
+    }
+    for (target, words) in b.book_nav() {
+        body += &format!(" <a href=\"{}\">{}</a>", href(target), words);
+    }
+    body += "</p></div>";
+    body
 }
 
-fn nav(book: &Book, layout: &Layout) -> String {
+fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
+    let file = board_file(chunk);
+    let body: String = book.screens[layout.chunks[chunk].clone()]
+        .iter()
+        .map(|b| board(b, |t| layout.href(&file, t)))
+        .collect();
+    xhtml(book.title, &body)
+}
+
+fn nav(book: &Edition, layout: &Layout) -> String {
     let mut items = String::from("<li><a href=\"front.xhtml\">Rules and contents</a></li>");
     for (line, target) in &book.contents {
         items += &format!(
@@ -122,12 +158,12 @@ fn nav(book: &Book, layout: &Layout) -> String {
         );
     }
     xhtml(
-        &book.title,
+        book.title,
         &format!("<nav epub:type=\"toc\" id=\"toc\"><h1>Contents</h1><ol>{items}</ol></nav>"),
     )
 }
 
-fn package(book: &Book, chunks: usize) -> String {
+fn package(book: &Edition, chunks: usize, images: &[(&str, &[u8])]) -> String {
     let mut manifest = String::from(
         "<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>\
 <item id=\"css\" href=\"book.css\" media-type=\"text/css\"/>\
@@ -142,14 +178,14 @@ fn package(book: &Book, chunks: usize) -> String {
         );
         spine += &format!("<itemref idref=\"b{}\"/>", c + 1);
     }
-    for name in IMAGES {
-        let props = if name == "cover" {
+    for (name, _) in images {
+        let props = if *name == super::COVER {
             " properties=\"cover-image\""
         } else {
             ""
         };
         manifest +=
-            &format!("<item id=\"i-{name}\" href=\"{name}.gif\" media-type=\"image/gif\"{props}/>");
+            &format!("<item id=\"i-{name}\" href=\"{name}.png\" media-type=\"image/png\"{props}/>");
     }
     format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<package xmlns=\"http://www.idpf.org/2007/opf\" version=\"3.0\" \
@@ -158,8 +194,8 @@ unique-identifier=\"id\" xml:lang=\"en\"><metadata xmlns:dc=\"http://purl.org/dc
 <dc:creator>{AUTHOR}</dc:creator><dc:language>en</dc:language>\
 <meta property=\"dcterms:modified\">{MODIFIED}</meta></metadata>\
 <manifest>{manifest}</manifest><spine>{spine}</spine></package>",
-        slug = book.slug,
-        title = escape(&book.title),
+        slug = book.book_stem(),
+        title = escape(book.title),
     )
 }
 
@@ -167,13 +203,17 @@ const CONTAINER: &str = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<container 
 xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles><rootfile \
 full-path=\"OEBPS/package.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>";
 
-/// The book as an EPUB file, with `images` in [`IMAGES`] order.
-pub fn write(book: &Book, images: &[&[u8]]) -> Vec<u8> {
+/// The book as an EPUB file, with `images` (name and GIF) in manifest
+/// order, the cover last. The images go in as PNG ([`super::png`]).
+pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
     let layout = Layout::new(book);
-    let chunks = book.boards.len().div_ceil(BOARDS_PER_FILE);
+    let chunks = layout.chunks.len();
     let mut files: Vec<(String, Vec<u8>)> = vec![
         ("META-INF/container.xml".into(), CONTAINER.into()),
-        ("OEBPS/package.opf".into(), package(book, chunks).into()),
+        (
+            "OEBPS/package.opf".into(),
+            package(book, chunks, images).into(),
+        ),
         ("OEBPS/nav.xhtml".into(), nav(book, &layout).into()),
         ("OEBPS/book.css".into(), CSS.into()),
         ("OEBPS/front.xhtml".into(), front(book, &layout).into()),
@@ -184,8 +224,9 @@ pub fn write(book: &Book, images: &[&[u8]]) -> Vec<u8> {
             boards(book, &layout, c).into(),
         ));
     }
-    for (name, bytes) in IMAGES.iter().zip(images) {
-        files.push((format!("OEBPS/{name}.gif"), bytes.to_vec()));
+    for (name, bytes) in images {
+        let png = super::png::from_gif(bytes).expect("static/ GIFs are checked when loaded");
+        files.push((format!("OEBPS/{name}.png"), png));
     }
     zip(&files)
 }
@@ -207,8 +248,8 @@ fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     };
     write(&mut w, "mimetype", stored, b"application/epub+zip");
     for (name, bytes) in files {
-        // GIFs are compressed already.
-        let opts = if name.ends_with(".gif") {
+        // PNGs are compressed already.
+        let opts = if name.ends_with(".png") {
             stored
         } else {
             deflated

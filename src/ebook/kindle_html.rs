@@ -6,14 +6,15 @@
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
-use super::{Book, Target};
+use super::{caption, intro};
+use crate::screen::{Edition, Target};
 
 fn href(t: Target) -> String {
     format!("#{}", t.anchor())
 }
 
 /// The book as one HTML document.
-pub fn write(book: &Book) -> Vec<u8> {
+pub fn write(book: &Edition) -> Vec<u8> {
     let page: Markup = html! {
         (DOCTYPE)
         html lang="en" {
@@ -24,21 +25,21 @@ pub fn write(book: &Book) -> Vec<u8> {
             body {
                 div id=(Target::Contents.anchor()) {
                     h2 { (book.title) }
-                    @for p in &book.intro { p { (p) } }
+                    @for p in intro(book) { p { (p) } }
                     @for (line, target) in &book.contents { p { a href=(href(*target)) { (line) } } }
                 }
-                @for b in &book.boards {
+                @for b in &book.screens {
                     (PreEscaped("<mbp:pagebreak/>"))
-                    @let hrefs = b.hrefs(href);
                     p id=(b.target.anchor()) {
-                        @for (i, s) in b.squares(&hrefs).iter().enumerate() {
-                            @if i > 0 && i % 3 == 0 { br; }
-                            @let img = html! { img src={ (s.image()) ".gif" } alt=(s.label()); };
-                            @if let Some(h) = s.link { a href=(h) { (img) } } @else { (img) }
+                        @for (r, row) in b.rows().enumerate() {
+                            @if r > 0 { br; }
+                            @for s in row {
+                                @let img = html! { img src={ (s.image()) ".gif" } alt=(s.label); };
+                                @if let Some(t) = s.link { a href=(href(t)) { (img) } } @else { (img) }
+                            }
                         }
-                        br;
-                        (b.caption)
-                        @for (target, words) in &b.nav { " " a href=(href(*target)) { (words) } }
+                        @for line in caption(b) { br; (line) }
+                        @for (target, words) in b.book_nav() { " " a href=(href(target)) { (words) } }
                     }
                 }
             }

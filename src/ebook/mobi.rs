@@ -11,7 +11,8 @@
 use std::collections::HashMap;
 
 use super::palmdoc;
-use super::{AUTHOR, Book, IMAGES, Target};
+use super::{AUTHOR, COVER, caption, intro};
+use crate::screen::{Edition, Target};
 
 /// Uncompressed bytes of text per record.
 pub const RECORD_SIZE: usize = 4096;
@@ -25,6 +26,9 @@ struct Text {
     buf: Vec<u8>,
     placed: HashMap<Target, usize>,
     links: Vec<(usize, Target)>,
+    /// Digits of every `filepos`: enough for the longest offset, the same
+    /// for all, so filling them in moves nothing.
+    digits: usize,
 }
 
 impl Text {
@@ -44,12 +48,11 @@ impl Text {
         }
     }
 
-    /// `filepos=` and ten digits to be filled in (ten, so that filling
-    /// them in moves nothing).
+    /// `filepos=` and the digits to be filled in.
     fn filepos(&mut self, target: Target) {
         self.push("filepos=");
         self.links.push((self.buf.len(), target));
-        self.push("0000000000");
+        self.buf.extend(std::iter::repeat_n(b'0', self.digits));
     }
 
     fn link(&mut self, target: Target) {
@@ -64,31 +67,46 @@ impl Text {
     }
 
     fn finish(mut self) -> Vec<u8> {
+        let d = self.digits;
         for (at, target) in &self.links {
             let pos = self.placed[target];
-            self.buf[*at..*at + 10].copy_from_slice(format!("{pos:010}").as_bytes());
+            self.buf[*at..*at + d].copy_from_slice(format!("{pos:0d$}").as_bytes());
         }
         self.buf
     }
 }
 
 /// The book as one Mobipocket HTML stream, HTML 3.2 with `filepos` links,
-/// `recindex` images and `<mbp:pagebreak/>` between screens. Returns the
-/// text and the offset where reading starts (the opening page).
-pub fn markup(book: &Book) -> (Vec<u8>, usize) {
+/// `recindex` images (`images` names them in record order) and
+/// `<mbp:pagebreak/>` between screens. Returns the text and the offset
+/// where reading starts (the opening page).
+///
+/// A `filepos` has as many digits as the longest offset needs (seven for
+/// these books), not the ten of Mobipocket's own tools: three bytes a link
+/// that hardly compress. Readers parse the number (KindleUnpack:
+/// `filepos=['"]?0*(\d+)`). The text is laid out twice: with ten digits to
+/// learn its length, then with the digits that length needs.
+pub fn markup(book: &Edition, images: &[&str]) -> (Vec<u8>, usize) {
+    let (draft, _) = layout(book, images, 10);
+    let digits = draft.len().to_string().len();
+    layout(book, images, digits)
+}
+
+fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
     let mut t = Text {
         buf: Vec::new(),
         placed: HashMap::new(),
         links: Vec::new(),
+        digits,
     };
     t.push("<html><head><guide><reference type=\"text\" title=\"Start\" ");
     t.filepos(Target::Contents);
     t.push("/></guide></head><body>");
     t.place(Target::Contents);
     t.push("<h2>");
-    t.text(&book.title);
+    t.text(book.title);
     t.push("</h2>");
-    for p in &book.intro {
+    for p in intro(book) {
         t.push("<p>");
         t.text(p);
         t.push("</p>");
@@ -99,37 +117,36 @@ pub fn markup(book: &Book) -> (Vec<u8>, usize) {
         t.text(line);
         t.push("</a></p>");
     }
-    for b in &book.boards {
+    for b in &book.screens {
         t.push("<mbp:pagebreak/>");
         t.place(b.target);
         t.push("<p>");
-        for (i, (square, link)) in b
-            .squares(&[const { None }; 9])
-            .iter()
-            .zip(b.links)
-            .enumerate()
-        {
-            if i > 0 && i % 3 == 0 {
+        for (r, row) in b.rows().enumerate() {
+            if r > 0 {
                 t.push("<br>");
             }
-            if let Some(target) = link {
-                t.link(target);
-            }
-            let index = IMAGES
-                .iter()
-                .position(|n| *n == square.image())
-                .expect("a square image")
-                + 1;
-            t.push(&format!("<img recindex=\"{index:05}\">"));
-            if link.is_some() {
-                t.push("</a>");
+            for square in row {
+                if let Some(target) = square.link {
+                    t.link(target);
+                }
+                let index = images
+                    .iter()
+                    .position(|n| *n == square.image())
+                    .expect("the book carries every image its screens use")
+                    + 1;
+                t.push(&format!("<img recindex={index}>"));
+                if square.link.is_some() {
+                    t.push("</a>");
+                }
             }
         }
-        t.push("<br>");
-        t.text(&b.caption);
-        for (target, words) in &b.nav {
+        for line in caption(b) {
+            t.push("<br>");
+            t.text(line);
+        }
+        for (target, words) in b.book_nav() {
             t.push(" ");
-            t.link(*target);
+            t.link(target);
             t.text(words);
             t.push("</a>");
         }
@@ -346,16 +363,18 @@ pub fn container(text: &[u8], images: &[&[u8]], meta: &Metadata) -> Vec<u8> {
     out
 }
 
-/// The book as a MOBI file, with `images` in [`IMAGES`] order.
-pub fn write(book: &Book, images: &[&[u8]]) -> Vec<u8> {
-    let (text, start) = markup(book);
+/// The book as a MOBI file, with `images` (name and GIF) in record order.
+pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
+    let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
+    let bytes: Vec<&[u8]> = images.iter().map(|(_, b)| *b).collect();
+    let (text, start) = markup(book, &names);
     let meta = Metadata {
-        title: &book.title,
+        title: book.title,
         author: AUTHOR,
         start_reading: start as u32,
-        cover: IMAGES.iter().position(|n| *n == "cover").expect("a cover") as u32,
+        cover: names.iter().position(|n| *n == COVER).expect("a cover") as u32,
     };
-    container(&text, images, &meta)
+    container(&text, &bytes, &meta)
 }
 
 /// A reader for what [`container`] writes: the records, and the text put

@@ -33,7 +33,7 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       for (const sq of [0, 1, 2, 4, 3, 5, 7, 6, 8]) await play(p, sq);
       await check(p, 'drawn board');
       await p.goto(server.base + 'index.html');
-      await p.locator('#games + p + ul a').first().click();
+      await p.locator('#vs-computer + p + ul a').first().click();
       await p.waitForURL(/vs-computer/);
       await check(p, 'vs-computer board');
       for (;;) {
@@ -42,6 +42,11 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
         await play(p, squares[0]);
       }
       await check(p, 'vs-computer end page');
+      await p.goto(server.base + 'analysis/0.html');
+      await play(p, 4);
+      await check(p, 'analysis board in play');
+      for (const sq of [1, 0, 2, 8]) await play(p, sq);
+      await check(p, 'analysis board, won');
     } finally {
       await b.close();
     }

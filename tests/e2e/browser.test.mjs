@@ -14,7 +14,7 @@ const counts = { games: 0 };
 /** Plays moves from the empty board; checks each board as it goes. */
 async function playTwoPlayer(page, base, moves) {
   await page.goto(base + 'index.html');
-  await page.getByRole('link', { name: 'Start a game for two players' }).click();
+  await page.locator('#two-player + p + ul a', { hasText: 'Start a game' }).click();
   await page.waitForURL(/two-player\/0\.html$/);
   const cells = '.........'.split('');
   for (const [n, sq] of moves.entries()) {
@@ -70,12 +70,63 @@ for (const [where, base] of BASES) {
       }
     });
 
+    test(`the analysis shows what every move is worth (${where}, ${size})`, async () => {
+      const b = await browser(viewport);
+      const alts = () => b.page.locator('img').evaluateAll((imgs) => imgs.slice(0, 9).map((i) => i.getAttribute('alt')));
+      const srcs = () => b.page.locator('img').evaluateAll((imgs) => imgs.slice(0, 9).map((i) => i.getAttribute('src')));
+      try {
+        await b.page.goto(base + 'index.html');
+        await b.page.locator('#analysis + p + ul a').first().click();
+        await b.page.waitForURL(/analysis\/0\.html$/);
+        assert.equal(await heading(b.page), 'X to move: draw with best play');
+        for (const alt of await alts()) assert.match(alt, /: place X, draw$/);
+        // Every first move draws, so every square is a best move.
+        for (const src of await srcs()) assert.equal(src, 'db.svg');
+        await play(b.page, 0); // X top left
+        assert.equal(await heading(b.page), 'O to move: draw with best play');
+        const a = await alts();
+        assert.equal(a[4], 'centre: place O, draw');
+        for (const i of [1, 2, 3, 5, 6, 7, 8]) assert.match(a[i], /: place O, loss in \d$/);
+        const s = await srcs();
+        assert.equal(s[4], 'db.svg', 'the only draw is the best move');
+        for (const i of [1, 2, 3, 5, 6, 7, 8]) assert.match(s[i], /^l\d\.svg$/);
+        // The same board without the analysis, and back.
+        await b.page.getByRole('link', { name: 'Play without the analysis' }).click();
+        await b.page.waitForURL(/two-player\/19a1\.html$/);
+        assert.equal(await heading(b.page), 'O to move');
+        await b.page.getByRole('link', { name: 'Show what each move is worth' }).click();
+        await b.page.waitForURL(/analysis\/19a1\.html$/);
+        // O blunders; X follows the marked best moves and wins.
+        await play(b.page, 1);
+        assert.match(await heading(b.page), /^X to move: win in \d with best play$/);
+        for (let turn = 0; !(await heading(b.page)).endsWith('wins'); turn++) {
+          assert.ok(turn < 6, 'the game ends');
+          const h = await heading(b.page);
+          if (h.startsWith('X to move')) {
+            assert.match(h, /: win in \d/, 'best play keeps the win');
+            const best = (await srcs()).findIndex((src) => /^w\db\.svg$/.test(src));
+            assert.ok(best >= 0, `a winning move is marked: ${h}`);
+            await play(b.page, best);
+          } else {
+            await play(b.page, (await linkedSquares(b.page))[0]);
+          }
+        }
+        assert.equal(await heading(b.page), 'X wins');
+        assert.deepEqual(await linkedSquares(b.page), []);
+        await b.page.getByRole('link', { name: 'All positions as JSON' }).waitFor();
+        assert.deepEqual(b.failed, [], 'every request succeeded');
+        counts.games++;
+      } finally {
+        await b.close();
+      }
+    });
+
     test(`a game against the computer at each level ends cleanly (${where}, ${size})`, async () => {
       const b = await browser(viewport);
       try {
         for (const level of ['easy', 'medium', 'hard', 'perfect']) {
           await b.page.goto(base + 'index.html');
-          const link = b.page.locator('#games + p + ul a', { hasText: `, ${level}` }).first();
+          const link = b.page.locator('#vs-computer + p + ul a', { hasText: `, ${level}` }).first();
           const human = (await link.innerText()).includes('you start') ? 'x' : 'o';
           await link.click();
           await b.page.waitForURL(/vs-computer\/\d+\//);
@@ -86,7 +137,7 @@ for (const [where, base] of BASES) {
             if (squares.length === 0) {
               assert.match(h, /^(You win|The computer wins|Draw)$/);
               if (level === 'perfect') assert.notEqual(h, 'You win');
-              await b.page.getByRole('link', { name: 'Play this game again' }).waitFor();
+              await b.page.getByRole('link', { name: 'Play again' }).waitFor();
               await b.page.getByRole('link', { name: 'Choose another game' }).waitFor();
               break;
             }

@@ -69,10 +69,11 @@ export async function browser(viewport) {
   };
 }
 
-/** The board a page shows, read from its first nine images: "x.o......". */
+/** The board a page shows, read from its first nine images: "x.o......".
+ * An empty square is `e`, or an analysis verdict (`w1`, `d`, `l2b`, ...). */
 export async function board(page) {
   const srcs = await page.locator('img').evaluateAll((imgs) => imgs.slice(0, 9).map((i) => i.getAttribute('src')));
-  return srcs.map((s) => ({ x: 'x', o: 'o', e: '.' })[s.split('/').pop()[0]]).join('');
+  return srcs.map((s) => ({ x: 'x', o: 'o' })[s.split('/').pop()[0]] || '.').join('');
 }
 
 /** Indices of the squares that are links. */

@@ -1,5 +1,6 @@
 // Screenshots for the README (`cargo xtask screenshots`): the home page, a
-// board in play and a won board at desktop and phone sizes, plus a 600x800
+// board in play, a won board and an analysis board at desktop and phone
+// sizes, plus a 600x800
 // grayscale render standing in for an e-ink Kindle.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,6 +30,9 @@ for (const [name, viewport, gray] of sizes) {
     await p.goto(base + 'two-player/0.html');
     for (const sq of [4, 0, 2, 6, 3, 1, 5]) await play(p, sq); // X takes the middle row
     await shot('won');
+    await p.goto(base + 'analysis/0.html');
+    for (const sq of [0, 1]) await play(p, sq); // X corner, O blunders next to it
+    await shot('analysis');
   } finally {
     await b.close();
   }

@@ -18,6 +18,7 @@ pub fn options(out: &Path) -> Options {
         out: out.to_path_buf(),
         games: Default::default(),
         budgets: Default::default(),
+        early_draws: false,
     }
 }
 
@@ -74,7 +75,8 @@ impl Page {
                 let cell = match name.as_bytes()[0] {
                     b'x' => Cell::Taken(Player::X),
                     b'o' => Cell::Taken(Player::O),
-                    b'e' => Cell::Empty,
+                    // Empty: plain, or an analysis verdict.
+                    b'e' | b'w' | b'd' | b'l' => Cell::Empty,
                     _ => panic!("{}: unknown square image {src}", self.path.display()),
                 };
                 let link = img

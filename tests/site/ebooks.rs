@@ -5,10 +5,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read as _;
 use std::path::PathBuf;
 
+use std::sync::OnceLock;
+
 use tictactoe_book::board::{Board, Status};
-use tictactoe_book::ebook::{IMAGES, mobi};
+use tictactoe_book::ebook::{COVER, mobi};
 use tictactoe_book::graph::StateGraph;
+use tictactoe_book::screen::Edition;
 use tictactoe_book::site::{self, Budgets, BuildError};
+use tictactoe_book::solver::Solver;
+use tictactoe_book::vs_computer;
 
 use crate::common::*;
 use crate::tools::*;
@@ -19,10 +24,37 @@ fn book(name: &str) -> PathBuf {
 
 const TWO: &str = "tictactoe-two-player";
 const VS: &str = "tictactoe-vs-computer";
+const ANALYSIS: &str = "tictactoe-analysis";
+const BOOKS: [&str; 3] = [TWO, VS, ANALYSIS];
+
+/// The editions of the default build, made again by the library.
+fn editions() -> &'static [Edition] {
+    static EDITIONS: OnceLock<Vec<Edition>> = OnceLock::new();
+    EDITIONS.get_or_init(|| {
+        let solver = Solver::new(StateGraph::new());
+        let games = vs_computer::games(&Default::default(), &solver);
+        site::editions(&solver, &games)
+    })
+}
+
+/// A book's images in record order: the ones its screens use, the cover.
+fn images(name: &str) -> Vec<&'static str> {
+    let e = editions().iter().find(|e| e.book_stem() == name).unwrap();
+    let mut v = e.images();
+    v.push(COVER);
+    v
+}
+
+/// The digits at the start of `s`, as a number.
+fn number(s: &str) -> usize {
+    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    s[..end].parse().unwrap()
+}
 
 /// Boards of a MOBI text: offset of each board's `<p>` -> (board, links
 /// by square, the text after the board).
-fn mobi_boards(text: &str) -> BTreeMap<usize, (Board, [Option<usize>; 9], String)> {
+fn mobi_boards(name: &str, text: &str) -> BTreeMap<usize, (Board, [Option<usize>; 9], String)> {
+    let images = images(name);
     let mut out = BTreeMap::new();
     let break_tag = "<mbp:pagebreak/>";
     let mut at = 0;
@@ -40,16 +72,16 @@ fn mobi_boards(text: &str) -> BTreeMap<usize, (Board, [Option<usize>; 9], String
         let mut pending = None;
         for piece in block.split('<').skip(1) {
             if let Some(pos) = piece.strip_prefix("a filepos=") {
-                pending = Some(pos[..10].parse::<usize>().unwrap());
-            } else if let Some(rec) = piece.strip_prefix("img recindex=\"") {
-                let index: usize = rec[..5].parse().unwrap();
-                let name = IMAGES[index - 1];
+                pending = Some(number(pos));
+            } else if let Some(rec) = piece.strip_prefix("img recindex=") {
+                let image = images[number(rec) - 1];
+                // Empty squares: plain, or an analysis verdict.
                 id = id * 3
-                    + match name.as_bytes()[0] {
-                        b'e' => 0,
+                    + match image.as_bytes()[0] {
+                        b'e' | b'w' | b'd' | b'l' => 0,
                         b'x' => 1,
                         b'o' => 2,
-                        _ => panic!("{name} is not a square"),
+                        _ => panic!("{image} is not a square"),
                     };
                 if square < 9 {
                     links[square] = pending.take();
@@ -73,9 +105,15 @@ fn mobi_text(name: &str) -> String {
 }
 
 #[test]
-fn the_two_player_mobi_links_every_square_to_the_next_board() {
-    let text = mobi_text(TWO);
-    let boards = mobi_boards(&text);
+fn the_two_player_and_analysis_mobis_link_every_square_to_the_next_board() {
+    for name in [TWO, ANALYSIS] {
+        every_square_links_to_the_next_board(name);
+    }
+}
+
+fn every_square_links_to_the_next_board(name: &str) {
+    let text = mobi_text(name);
+    let boards = mobi_boards(name, &text);
     assert_eq!(boards.len(), 5_478);
     let graph = StateGraph::new();
     let ids: BTreeSet<u32> = boards.values().map(|(b, _, _)| b.id()).collect();
@@ -106,7 +144,7 @@ fn the_two_player_mobi_links_every_square_to_the_next_board() {
 #[test]
 fn the_vs_computer_mobi_plays_like_the_site() {
     let text = mobi_text(VS);
-    let boards = mobi_boards(&text);
+    let boards = mobi_boards(VS, &text);
     let site_pages = pages_in(&built().join("vs-computer")).len();
     assert_eq!(boards.len(), site_pages);
     for (board, targets, block) in boards.values() {
@@ -135,15 +173,17 @@ fn the_vs_computer_mobi_plays_like_the_site() {
         }
     }
     assert_eq!(text.matches("Game ").count(), 16);
+    // What a screen says is the same in every format.
+    assert!(text.contains("<br>The computer played "));
 }
 
 #[test]
 fn every_filepos_lands_on_the_start_of_a_board_or_the_opening_page() {
-    for name in [TWO, VS] {
+    for name in BOOKS {
         let text = mobi_text(name);
-        let boards = mobi_boards(&text);
+        let boards = mobi_boards(name, &text);
         for m in text.match_indices("filepos=") {
-            let pos: usize = text[m.0 + 8..m.0 + 18].parse().unwrap();
+            let pos = number(&text[m.0 + 8..]);
             assert!(
                 boards.contains_key(&pos) || text[pos..].starts_with("<h2>"),
                 "{name}: {pos}"
@@ -155,7 +195,7 @@ fn every_filepos_lands_on_the_start_of_a_board_or_the_opening_page() {
 #[test]
 fn books_keep_to_their_budgets_and_epubs_are_well_formed() {
     let budgets = Budgets::default();
-    for name in [TWO, VS] {
+    for name in BOOKS {
         let mobi = std::fs::metadata(book(&format!("{name}.mobi")))
             .unwrap()
             .len() as usize;
@@ -177,7 +217,7 @@ fn books_keep_to_their_budgets_and_epubs_are_well_formed() {
         assert_eq!(mimetype, "application/epub+zip");
         for i in 0..zip.len() {
             let f = zip.by_index(i).unwrap();
-            assert!(f.size() < 200_000, "{} is {} bytes", f.name(), f.size());
+            assert!(f.size() < 300_000, "{} is {} bytes", f.name(), f.size());
         }
     }
 }
@@ -202,7 +242,7 @@ fn epubcheck_finds_no_errors_and_no_warnings() {
     if !have("epubcheck", epubcheck_available()) {
         return;
     }
-    for name in [TWO, VS] {
+    for name in BOOKS {
         let path = book(&format!("{name}.epub"));
         let o = run("java", &["-jar", EPUBCHECK_JAR, path.to_str().unwrap()]);
         let t = text(&o);
@@ -219,6 +259,7 @@ fn calibre_reads_the_mobi_metadata() {
     for (name, title) in [
         (TWO, "Tic-Tac-Toe for Two Players"),
         (VS, "Tic-Tac-Toe against the Computer"),
+        (ANALYSIS, "Tic-Tac-Toe Analysed"),
     ] {
         let o = run(
             "ebook-meta",
@@ -308,8 +349,13 @@ fn kindleunpack_reads_the_vs_computer_mobi() {
 }
 
 #[test]
+fn kindleunpack_reads_the_analysis_mobi() {
+    kindleunpack_reads(ANALYSIS, 5_478);
+}
+
+#[test]
 fn the_kindle_html_files_name_every_anchor_they_link_to() {
-    for name in [TWO, VS] {
+    for name in BOOKS {
         let page = Page::read(&book(&format!("{name}-kindle.html")));
         let ids: BTreeSet<String> = page
             .select("[id]")

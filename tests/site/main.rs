@@ -1,8 +1,10 @@
 //! The one integration-test binary: builds whole sites into temporary
 //! folders and reads them back as a browser or a reader would.
 
+mod analysis;
 mod browser;
 mod common;
+mod early_draws;
 mod ebooks;
 mod failures;
 mod tools;

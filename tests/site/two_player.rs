@@ -77,6 +77,12 @@ fn every_page_shows_its_board_and_links_to_the_right_next_boards() {
             .collect();
         assert!(hrefs.contains(&"0.html".to_string()), "new game link");
         assert!(hrefs.contains(&"../index.html".to_string()), "home link");
+        let analysis = format!("../analysis/{}", page_name(board));
+        assert!(
+            hrefs.contains(&analysis),
+            "{}: analysis link",
+            path.display()
+        );
     }
     assert_eq!(links, 16_167);
 }

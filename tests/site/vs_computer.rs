@@ -75,7 +75,7 @@ fn every_game_page_is_consistent() {
                     };
                     finished_seen[i] += 1;
                     assert!(text.contains(words), "{}", path.display());
-                    assert!(text.contains("Play this game again"));
+                    assert!(text.contains("Play again"));
                     assert!(text.contains("Choose another game"));
                 }
             }
@@ -89,7 +89,7 @@ fn every_game_page_is_consistent() {
 fn the_home_page_lists_every_game() {
     let home = Page::read(&built().join("index.html"));
     let links: Vec<String> = home
-        .select("#games + p + ul a")
+        .select("#vs-computer + p + ul a")
         .iter()
         .map(|a| a.value().attr("href").unwrap().to_string())
         .collect();

@@ -31,11 +31,12 @@ def main():
         anchor = re.compile(r'<a id="filepos(\d+)" />')
         starts = {}
         for m in anchor.finditer(text):
-            rest = text[m.end():]
-            while rest.startswith('<a id="filepos'):
-                rest = rest[rest.index("/>") + 2:]
-            if not (rest.startswith("<p>") or rest.startswith("<h2>")):
-                fail("filepos %s lands on %r" % (m.group(1), rest[:30]))
+            # Offsets, not slices: a slice copies the rest of the book.
+            at = m.end()
+            while text.startswith('<a id="filepos', at):
+                at = text.index("/>", at) + 2
+            if not (text.startswith("<p>", at) or text.startswith("<h2>", at)):
+                fail("filepos %s lands on %r" % (m.group(1), text[at:at + 30]))
             starts[m.group(1)] = m.end()
         links = re.findall(r'href="#filepos(\d+)"', text)
         for target in set(links):
@@ -54,7 +55,11 @@ def main():
                 if target not in seen:
                     seen.add(target)
                     queue.append(target)
-        reached_boards = sum(1 for k in seen if text[starts[k]:].startswith("<p>"))
+        def board_at(pos):
+            while text.startswith('<a id="filepos', pos):
+                pos = text.index("/>", pos) + 2
+            return text.startswith("<p>", pos)
+        reached_boards = sum(1 for k in seen if board_at(starts[k]))
         if reached_boards != boards:
             fail("%d boards reachable from the first page, expected %d" % (reached_boards, boards))
         images_dir = os.path.join(tempdir, "mobi7", "Images")
@@ -66,6 +71,13 @@ def main():
                     fail("%s is %s, not GIF" % (name, im.format))
         if len(names) < 6:
             fail("only %d images" % len(names))
+        # Every square's image tag was resolved to an image file.
+        srcs = re.findall(r'<img[^>]*src="Images/([^"]+)"', text)
+        if len(srcs) != 9 * boards:
+            fail("%d resolved square images, expected %d" % (len(srcs), 9 * boards))
+        missing = set(srcs) - set(names)
+        if missing:
+            fail("images not unpacked: %s" % sorted(missing))
         print("check_mobi: %s: %d boards reachable, %d links, %d images decoded"
               % (os.path.basename(path), reached_boards, len(links), len(names)))
     finally:

@@ -1,7 +1,10 @@
 //! Draws the e-reader square images (`static/*.gif`) and the cover: two
 //! colours, no transparency, sized to read well and be easy to tap on a
-//! 6-inch 600x800 e-ink screen at their natural size. The web squares are
-//! the hand-written SVGs beside them, drawn to the same proportions.
+//! 6-inch 600x800 e-ink screen at their natural size. The web squares of
+//! the marks are the hand-written SVGs beside them, drawn to the same
+//! proportions; the analysis squares (a verdict on an empty square) are
+//! drawn here in both forms, with the verdict in words, so it reads in
+//! grayscale and without colour.
 
 use std::path::Path;
 
@@ -67,8 +70,147 @@ fn square(mark: Mark, winning: bool) -> Vec<u8> {
     px
 }
 
-/// Writes the five squares and the cover into `dir`.
+/// A 5x7 bitmap font: the letters and digits the verdicts need.
+fn glyph(c: char) -> [u8; 7] {
+    match c {
+        'W' => [17, 17, 17, 21, 21, 21, 10],
+        'I' => [14, 4, 4, 4, 4, 4, 14],
+        'N' => [17, 25, 21, 19, 17, 17, 17],
+        'D' => [30, 17, 17, 17, 17, 17, 30],
+        'R' => [30, 17, 17, 30, 20, 18, 17],
+        'A' => [14, 17, 17, 31, 17, 17, 17],
+        'L' => [16, 16, 16, 16, 16, 16, 31],
+        'O' => [14, 17, 17, 17, 17, 17, 14],
+        'S' => [15, 16, 16, 14, 1, 1, 30],
+        '1' => [4, 12, 4, 4, 4, 4, 14],
+        '2' => [14, 17, 1, 2, 4, 8, 31],
+        '3' => [30, 1, 1, 14, 1, 1, 30],
+        _ => [0; 7],
+    }
+}
+
+/// What an analysis square says: "WIN 2", "DRAW" or "LOSS 1".
+#[derive(Clone, Copy)]
+enum Kind {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// The analysis squares: image name, kind, the number, whether best.
+fn verdicts() -> Vec<(String, Kind, u8, bool)> {
+    let mut out = Vec::new();
+    for best in [false, true] {
+        let b = if best { "b" } else { "" };
+        for n in 1..=3 {
+            out.push((format!("w{n}{b}"), Kind::Win, n, best));
+        }
+        out.push((format!("d{b}"), Kind::Draw, 0, best));
+        for n in 1..=3 {
+            out.push((format!("l{n}{b}"), Kind::Loss, n, best));
+        }
+    }
+    out
+}
+
+fn words(kind: Kind, n: u8) -> String {
+    match kind {
+        Kind::Win => format!("WIN {n}"),
+        Kind::Draw => "DRAW".to_string(),
+        Kind::Loss => format!("LOSS {n}"),
+    }
+}
+
+/// Pixels of an analysis square. A win is inverted (white words on
+/// black), a draw plain, a loss hatched behind a white band; the best moves
+/// carry a second frame. The words sit in the middle, 3 pixels a dot.
+fn verdict_square(kind: Kind, n: u8, best: bool) -> Vec<u8> {
+    const DOT: usize = 3;
+    let text: Vec<char> = words(kind, n).chars().collect();
+    let (tw, th) = (text.len() * 6 * DOT - DOT, 7 * DOT);
+    let (tx, ty) = ((SIDE - tw) / 2, (SIDE - th) / 2);
+    let mut px = vec![0u8; SIDE * SIDE];
+    for y in 0..SIDE {
+        for x in 0..SIDE {
+            let u = |p: usize| (p as f64 + 0.5) * 100.0 / SIDE as f64;
+            let (ux, uy) = (u(x), u(y));
+            let edge = ux.min(uy).min(100.0 - ux).min(100.0 - uy);
+            let border = edge < 3.0;
+            // A white gap inside the border keeps dark squares apart.
+            let gap = edge < 5.0;
+            let ring = best && (9.0..14.0).contains(&edge);
+            let in_band = y + 14 >= ty && y < ty + th + 14;
+            let background = match kind {
+                Kind::Win => true,
+                Kind::Draw => false,
+                Kind::Loss => !in_band && y % 12 < 3,
+            };
+            let ink = !matches!(kind, Kind::Win);
+            let on_text = y >= ty && y < ty + th && x >= tx && x < tx + tw && {
+                let (cx, cy) = ((x - tx) / DOT, (y - ty) / DOT);
+                let (i, col) = (cx / 6, cx % 6);
+                col < 5 && glyph(text[i])[cy] & (16 >> col) != 0
+            };
+            let dark = if border {
+                true
+            } else if gap {
+                false
+            } else if on_text || ring {
+                ink
+            } else {
+                background
+            };
+            px[y * SIDE + x] = u8::from(dark);
+        }
+    }
+    px
+}
+
+/// The web form of an analysis square, drawn to the same plan as the GIF.
+fn verdict_svg(kind: Kind, n: u8, best: bool) -> String {
+    let (fill, ink) = match kind {
+        Kind::Win => ("#1b5e20", "#fff"),
+        Kind::Draw | Kind::Loss => ("#fff", "#111"),
+    };
+    let mut svg = String::from(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\">",
+    );
+    if let Kind::Loss = kind {
+        svg += "<defs><pattern id=\"h\" width=\"9\" height=\"9\" patternUnits=\"userSpaceOnUse\" \
+patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"9\" fill=\"#b71c1c\"/></pattern></defs>";
+        svg += "<rect x=\"1.5\" y=\"1.5\" width=\"97\" height=\"97\" fill=\"url(#h)\" stroke=\"#333\" stroke-width=\"3\"/>";
+        svg += "<rect x=\"3\" y=\"34\" width=\"94\" height=\"32\" fill=\"#fff\"/>";
+    } else {
+        svg += "<rect x=\"1.5\" y=\"1.5\" width=\"97\" height=\"97\" fill=\"#fff\" stroke=\"#333\" stroke-width=\"3\"/>";
+        svg += &format!("<rect x=\"5\" y=\"5\" width=\"90\" height=\"90\" fill=\"{fill}\"/>");
+    }
+    if best {
+        svg += &format!(
+            "<rect x=\"11.5\" y=\"11.5\" width=\"77\" height=\"77\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"5\"/>"
+        );
+    }
+    svg += &format!(
+        "<text x=\"50\" y=\"57\" fill=\"{ink}\" font-family=\"sans-serif\" font-size=\"19\" \
+font-weight=\"bold\" text-anchor=\"middle\">{}</text></svg>\n",
+        words(kind, n)
+    );
+    svg
+}
+
+/// Writes the squares (and the analysis squares' SVGs) and the cover into
+/// `dir`.
 pub fn draw(dir: &Path) -> anyhow::Result<()> {
+    for (name, kind, n, best) in verdicts() {
+        write_gif(
+            &dir.join(format!("{name}.gif")),
+            SIDE,
+            SIDE,
+            &verdict_square(kind, n, best),
+        )?;
+        let svg = dir.join(format!("{name}.svg"));
+        std::fs::write(&svg, verdict_svg(kind, n, best))
+            .with_context(|| format!("cannot write {}", svg.display()))?;
+    }
     let squares = [
         ("e", Mark::Empty, false),
         ("x", Mark::X, false),

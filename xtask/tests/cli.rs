@@ -471,3 +471,123 @@ fn a_full_disk_leaves_nothing_behind() {
     assert!(err.contains("No space left"), "{err}");
     assert_eq!(left, 0, "the parents it made are gone");
 }
+
+#[test]
+fn record_encodes_and_decodes_the_seeds_example() {
+    let out = xtask(&[
+        "record", "encode", "1", "5", "7", "4", "3", "8", "6", "2", "9",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().lines().next(),
+        Some("4310116")
+    );
+    let out = xtask(&["record", "decode", "4310116"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "1 5 7 4 3 8 6 2 9");
+    assert_eq!(&lines[1..4], ["X O X", "O O X", "X O ."]);
+    assert!(text.contains("Result: O wins"), "{text}");
+    assert!(text.contains("ended on move 8"), "{text}");
+    assert!(text.contains("Page: two-player/"), "{text}");
+    let state = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("bit-tac-toe state: 0x"))
+        .unwrap();
+    assert_eq!(state.len(), 8, "{state}");
+    // The board after eight moves: X to move, eight marks.
+    let bits = u32::from_str_radix(state, 16).unwrap();
+    assert_eq!((bits >> 18) & 0xf, 8);
+    // A short game.
+    let out = xtask(&["record", "decode", &(0b1_0100u32).to_string()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("5\n. . .\n. X .\n. . .\nResult: O to move\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_records_are_one_line_and_nothing_on_stdout() {
+    let bad: [&[&str]; 13] = [
+        &["record", "encode"],
+        &["record", "encode", "0"],
+        &["record", "encode", "10"],
+        &["record", "encode", "1", "1"],
+        &[
+            "record", "encode", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1",
+        ],
+        &["record", "encode", "x"],
+        &["record", "decode", "0"],
+        &["record", "decode", "1"],
+        &["record", "decode", "8388608"],
+        &["record", "decode", "8"],
+        &["record", "decode", "25"],
+        &["record", "decode", "-3"],
+        &["record", "decode", "ten"],
+    ];
+    for args in bad {
+        let out = xtask(args);
+        one_error_line(&out);
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn tree_writes_the_scored_tree_and_refuses_bad_roots() {
+    let out = xtask(&["tree", "--depth", "2"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        json.starts_with("{\"id\":\"r\",\"name\":\"X to move: draw\""),
+        "{json}"
+    );
+    assert_eq!(json.matches("\"id\":").count(), 1 + 9 + 72);
+    let summary = String::from_utf8(out.stderr).unwrap();
+    assert!(summary.contains("82 nodes"), "{summary}");
+    // From X in the top left corner, to a file.
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("tree.json");
+    let out = xtask(&[
+        "tree",
+        "--from",
+        "19a1",
+        "--depth",
+        "1",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success() && out.stdout.is_empty());
+    let json = std::fs::read_to_string(&file).unwrap();
+    assert!(json.contains("\"name\":\"centre: draw\""), "{json}");
+    assert_eq!(json.matches("loss in").count(), 7, "{json}");
+    for bad in [
+        &["tree", "--from", "zz"][..],
+        &["tree", "--from", "4ce3"],
+        &["tree", "--from", "2"],
+        &["tree", "--depth", "10"],
+        &["tree", "--depth=-1"],
+    ] {
+        let out = xtask(bad);
+        let err = one_error_line(&out);
+        assert!(err.contains("--from") || err.contains("--depth"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}

@@ -1,0 +1,175 @@
+//! `cargo xtask bench`: times the build against a bare C program writing
+//! the same files, and reports bytes per page and per book.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use tictactoe_book::assets::Assets;
+use tictactoe_book::graph::StateGraph;
+use tictactoe_book::output;
+use tictactoe_book::site;
+
+use crate::flags::{BuildArgs, repo_root};
+
+/// Median and minimum of some timings, in milliseconds.
+fn stats(mut ms: Vec<f64>) -> (f64, f64) {
+    ms.sort_by(f64::total_cmp);
+    (ms[ms.len() / 2], ms[0])
+}
+
+/// The two-player build alone (render, then publish), against a bare C
+/// program writing the same files, on the filesystem of `dir`.
+fn bench_two_player(dir: &Path, assets: &Assets, runs: usize) -> anyhow::Result<()> {
+    let graph = StateGraph::new();
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    let out = dir.join("two-player-site");
+    let c_out = dir.join("c-baseline");
+    // The C baseline, compiled for this run.
+    let c_src = repo_root().join("xtask/bench/write_files.c");
+    let c_bin = dir.join("write_files");
+    let status = std::process::Command::new("gcc")
+        .args(["-O2", "-o"])
+        .arg(&c_bin)
+        .arg(&c_src)
+        .status()
+        .context("gcc is needed for the C baseline")?;
+    anyhow::ensure!(status.success(), "gcc failed");
+    let files = site::two_player_files(&graph, assets);
+    let mut manifest = Vec::new();
+    // The C program writes into an existing folder's subfolder.
+    for f in &files {
+        let path = f.path.replace('/', "-");
+        manifest.extend((path.len() as u32).to_le_bytes());
+        manifest.extend(path.as_bytes());
+        manifest.extend((f.bytes.len() as u32).to_le_bytes());
+        manifest.extend(&f.bytes);
+    }
+    let manifest_path = dir.join("manifest.bin");
+    std::fs::write(&manifest_path, &manifest)?;
+    let (mut ours, mut c) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let _ = std::fs::remove_dir_all(&c_out);
+        let run = std::process::Command::new(&c_bin)
+            .arg(&manifest_path)
+            .arg(&c_out)
+            .output()?;
+        anyhow::ensure!(
+            run.status.success(),
+            "C baseline failed: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        c.push(String::from_utf8_lossy(&run.stdout).trim().parse::<f64>()?);
+        // Like the C program, a first build into a new folder; replacing an
+        // earlier build also deletes its files (timed below, once).
+        let _ = std::fs::remove_dir_all(&out);
+        let start = Instant::now();
+        let files = site::two_player_files(&graph, assets);
+        output::publish(&out, &files)?;
+        ours.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    let start = Instant::now();
+    output::publish(&out, &site::two_player_files(&graph, assets))?;
+    let rebuild = start.elapsed().as_secs_f64() * 1000.0;
+    let start = Instant::now();
+    let rendered = site::two_player_files(&graph, assets);
+    let render = start.elapsed().as_secs_f64() * 1000.0;
+    drop(rendered);
+    let (ours_med, ours_min) = stats(ours);
+    let (c_med, c_min) = stats(c);
+    let pages: Vec<usize> = files
+        .iter()
+        .filter(|f| f.path.ends_with(".html"))
+        .map(|f| f.bytes.len())
+        .collect();
+    let total: usize = pages.iter().sum();
+    println!("two-player build on {}:", dir.display());
+    println!(
+        "  ours (render + write {} files): median {ours_med:.1} ms (min {ours_min:.1}); {:.0} pages/s",
+        files.len(),
+        pages.len() as f64 / (ours_med / 1000.0)
+    );
+    println!(
+        "  bare C writing the same files:  median {c_med:.1} ms (min {c_min:.1}); ratio {:.2}x",
+        ours_med / c_med
+    );
+    println!(
+        "  of which rendering: {render:.1} ms; a rebuild over the previous output: {rebuild:.1} ms"
+    );
+    println!(
+        "  pages {}: mean {:.1} bytes, max {} bytes, total {} bytes",
+        pages.len(),
+        total as f64 / pages.len() as f64,
+        pages.iter().max().unwrap_or(&0),
+        total
+    );
+    for p in [out, c_out] {
+        let _ = std::fs::remove_dir_all(p);
+    }
+    let _ = std::fs::remove_file(manifest_path);
+    let _ = std::fs::remove_file(c_bin);
+    Ok(())
+}
+
+pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
+    let options = args.options();
+    let runs = 5;
+    let assets = Assets::load(&options.static_dir)?;
+    let disk = repo_root().join("target/bench");
+    bench_two_player(&disk, &assets, runs)?;
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() {
+        bench_two_player(
+            &shm.join(format!("tictactoe-bench-{}", std::process::id())),
+            &assets,
+            runs,
+        )?;
+    }
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..runs {
+        let start = Instant::now();
+        last = Some(site::build(&options).context("build failed")?);
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    let (median, min) = stats(times);
+    let report = last.expect("at least one run");
+    println!(
+        "whole site into {}: median {median:.1} ms (min {min:.1})",
+        options.out.display()
+    );
+    for part in report
+        .parts
+        .iter()
+        .filter(|p| !p.name.starts_with("vs-computer/"))
+    {
+        let mean = part.bytes as f64 / part.pages.max(1) as f64;
+        println!(
+            "  {:<14} {:>6} pages, mean {mean:.1} bytes/page, total {} bytes",
+            part.name, part.pages, part.bytes
+        );
+    }
+    for part in report
+        .parts
+        .iter()
+        .filter(|p| p.name.starts_with("vs-computer/"))
+    {
+        println!(
+            "  {:<14} {:>6} pages, total {} bytes",
+            part.name, part.pages, part.bytes
+        );
+    }
+    println!("  books (2009 Kindle edition: about 480 KB):");
+    for book in &report.books {
+        println!(
+            "    {:<40} {:>8.1} KB",
+            book.file,
+            book.bytes as f64 / 1000.0
+        );
+    }
+    println!("  steps of the last run:");
+    for (step, time) in &report.timings {
+        println!("    {step:<40} {:>8.1} ms", time.as_secs_f64() * 1000.0);
+    }
+    Ok(())
+}

@@ -1,0 +1,148 @@
+//! Every flag of every command, parsed by clap in one place. Numbers are
+//! range-checked here, so a bad value is one line from clap and exit 2.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand};
+use tictactoe_book::opponent::Level;
+use tictactoe_book::site::{Budgets, Options};
+use tictactoe_book::vs_computer;
+
+/// The command line.
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "Build and check the tic-tac-toe book")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The largest book budget a flag takes: a gigabyte, far past any book.
+const MAX_BUDGET_KB: i64 = 1_000_000;
+
+/// The flags of `build-site`, `bench` and `screenshots`.
+#[derive(clap::Args, Clone)]
+pub struct BuildArgs {
+    /// Output folder, replaced whole [default: site/ in the repository]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Folder of images and the stylesheet [default: static/ in the repository]
+    #[arg(long = "static", value_name = "DIR")]
+    pub static_dir: Option<PathBuf>,
+    /// Games against the computer (half start with the player's move)
+    #[arg(long, value_name = "N",
+          default_value_t = vs_computer::Settings::default().games as u16,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub games: u16,
+    /// One level for every game: easy, medium, hard or perfect [default: an even mix]
+    #[arg(long, value_name = "LEVEL", value_parser = |s: &str| s.parse::<Level>())]
+    pub level: Option<Level>,
+    /// Seeds every random choice; the same seed gives the same site
+    #[arg(long, value_name = "N", default_value_t = vs_computer::DEFAULT_SEED)]
+    pub seed: u64,
+    /// Largest allowed MOBI file, in KB (1,000 bytes), 1 to 1000000
+    #[arg(long, value_name = "KB",
+          default_value_t = (Budgets::default().mobi / 1000) as u32,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_BUDGET_KB))]
+    pub mobi_budget: u32,
+    /// Largest allowed EPUB file, in KB (1,000 bytes), 1 to 1000000
+    #[arg(long, value_name = "KB",
+          default_value_t = (Budgets::default().epub / 1000) as u32,
+          value_parser = clap::value_parser!(u32).range(1..=MAX_BUDGET_KB))]
+    pub epub_budget: u32,
+    /// End every game as soon as nobody can make three in a row
+    #[arg(long)]
+    pub early_draws: bool,
+}
+
+/// The commands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Write the whole site (web game, games against the computer, e-books).
+    BuildSite(BuildArgs),
+    /// Time the build and report pages per second and bytes per page.
+    Bench(BuildArgs),
+    /// Redraw the e-reader square images and cover in static/.
+    DrawImages {
+        /// Where to write them [default: static/ in the repository]
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Build the site (into target/screenshots-site unless --out says
+    /// otherwise) and take the README's screenshots into docs/ (needs node,
+    /// Chromium and `npm ci --prefix tests/e2e`).
+    Screenshots(BuildArgs),
+    /// The scored game tree below a position, as JSON in the JavaScript
+    /// InfoVis Toolkit's tree shape (what the Hive posts' viewer loaded).
+    Tree(TreeArgs),
+    /// 23-bit game records: encode squares, or decode a code.
+    #[command(subcommand)]
+    Record(RecordCommand),
+}
+
+/// The flags of `tree`.
+#[derive(clap::Args)]
+pub struct TreeArgs {
+    /// The root: a board's page id in hex, as in `two-player/<id>.html`
+    /// [default: 0, the empty board]
+    #[arg(long, value_name = "ID", default_value = "0")]
+    pub from: String,
+    /// How many moves below the root to go, 0 to 9
+    #[arg(long, value_name = "N", default_value_t = 9,
+          value_parser = clap::value_parser!(u8).range(0..=9))]
+    pub depth: u8,
+    /// Write the JSON here instead of to stdout
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `record encode` and `record decode`.
+#[derive(Subcommand)]
+pub enum RecordCommand {
+    /// Print the code of a game given as squares 1-9 in reading order (1
+    /// top left, 9 bottom right), in play order.
+    Encode {
+        /// One to nine different squares
+        #[arg(value_name = "SQUARE", required = true,
+              value_parser = clap::value_parser!(u8).range(1..=9))]
+        squares: Vec<u8>,
+    },
+    /// Print the squares of a code in play order, then the board, the
+    /// result, its page and its bit-tac-toe state.
+    Decode {
+        /// A record code, such as 4310116
+        #[arg(value_name = "CODE")]
+        code: u64,
+    },
+}
+
+/// The repository root: xtask lives one folder below it.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask has a parent folder")
+        .to_path_buf()
+}
+
+impl BuildArgs {
+    /// The library's options for these flags.
+    pub fn options(&self) -> Options {
+        let root = repo_root();
+        Options {
+            static_dir: self
+                .static_dir
+                .clone()
+                .unwrap_or_else(|| root.join("static")),
+            out: self.out.clone().unwrap_or_else(|| root.join("site")),
+            games: vs_computer::Settings {
+                games: usize::from(self.games),
+                level: self.level,
+                seed: self.seed,
+            },
+            budgets: Budgets {
+                mobi: self.mobi_budget as usize * 1000,
+                epub: self.epub_budget as usize * 1000,
+            },
+            early_draws: self.early_draws,
+        }
+    }
+}

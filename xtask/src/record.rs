@@ -1,0 +1,52 @@
+//! `cargo xtask record`: 23-bit game records, after minimal-tictactoe.
+
+use tictactoe_book::bitstate::BitState;
+use tictactoe_book::board::{Square, Status, page_name};
+use tictactoe_book::record;
+use tictactoe_book::two_player;
+
+use crate::flags::RecordCommand;
+
+pub fn run(cmd: &RecordCommand) -> anyhow::Result<()> {
+    match cmd {
+        RecordCommand::Encode { squares } => {
+            let squares: Vec<Square> = squares
+                .iter()
+                .map(|&n| Square::new(usize::from(n) - 1).expect("clap keeps squares in 1-9"))
+                .collect();
+            println!("{}", record::encode(&squares)?);
+        }
+        RecordCommand::Decode { code } => {
+            let squares = record::decode(*code)?;
+            let (board, ended) = record::ended_at(&squares);
+            let played: Vec<String> = squares
+                .iter()
+                .map(|s| (s.index() + 1).to_string())
+                .collect();
+            println!("{}", played.join(" "));
+            for row in board.to_string().split('/') {
+                let cells: Vec<String> = row.chars().map(String::from).collect();
+                println!("{}", cells.join(" "));
+            }
+            let result = match board.status() {
+                Status::InPlay(p) => format!("{} to move", p.letter()),
+                Status::Won { winner, .. } => format!("{} wins", winner.letter()),
+                Status::Draw => "Draw".to_string(),
+            };
+            println!("Result: {result}");
+            if let Some(n) = ended {
+                println!(
+                    "The game ended on move {n}; the {} after it are not played.",
+                    if squares.len() - n == 1 {
+                        "move"
+                    } else {
+                        "moves"
+                    }
+                );
+            }
+            println!("Page: {}/{}", two_player::SLUG, page_name(board));
+            println!("bit-tac-toe state: 0x{:08x}", BitState::from_board(board).0);
+        }
+    }
+    Ok(())
+}
