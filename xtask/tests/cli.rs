@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use tictactoe_book::screen::IMAGES;
+
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask"))
         .args(args)
@@ -150,13 +152,7 @@ fn a_build_killed_at_any_moment_leaves_a_whole_site() {
             .status
             .success()
     );
-    let mut names: Vec<_> = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
-    names.sort();
-    assert_eq!(names, [".site.lock", "site"]);
+    assert_eq!(names(tmp.path()), [".site.lock", "site"]);
 }
 
 #[test]
@@ -169,16 +165,36 @@ fn the_committed_book_images_are_what_draw_images_draws() {
         String::from_utf8_lossy(&run.stderr)
     );
     let static_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static");
-    for name in ["e", "x", "o", "xw", "ow", "cover"] {
-        let file = format!("{name}.gif");
-        let drawn = std::fs::read(tmp.path().join(&file)).unwrap();
-        assert!(drawn.starts_with(b"GIF89a"));
+    // Every GIF the books use, and the analysis squares' SVGs.
+    let drawn = names(tmp.path());
+    let gifs: Vec<String> = IMAGES
+        .iter()
+        .chain(["cover"].iter())
+        .map(|n| format!("{n}.gif"))
+        .collect();
+    for file in &gifs {
+        assert!(drawn.contains(file), "{file} is not drawn");
+    }
+    assert_eq!(drawn.iter().filter(|f| f.ends_with(".svg")).count(), 14);
+    for file in drawn {
+        let bytes = std::fs::read(tmp.path().join(&file)).unwrap();
         assert_eq!(
-            drawn,
+            bytes,
             std::fs::read(static_dir.join(&file)).unwrap(),
             "static/{file} differs from `cargo xtask draw-images`"
         );
     }
+}
+
+/// The names in a folder, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
 }
 
 /// Says why a test that needs root or a kernel feature did not run.
@@ -380,13 +396,7 @@ fn twenty_builds_at_once_each_succeed_whole() {
         "the site is whole: every listed file is there"
     );
     assert!(pages > 5_478, "{pages} pages, vs-computer/2: {one_game}");
-    let mut names: Vec<_> = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    assert_eq!(names, [".site.lock", "site"]);
+    assert_eq!(names(tmp.path()), [".site.lock", "site"]);
 }
 
 #[test]
