@@ -241,7 +241,21 @@ mod tests {
         let solver = Solver::new(StateGraph::new());
         let (json, nodes) = tree_json(&solver, Board::EMPTY, 9);
         assert_eq!(nodes, 549_946);
-        assert_eq!(json.matches("\"id\":").count(), nodes);
+        // Every id once; max at even depth below the root, min at odd.
+        let mut ids = std::collections::HashSet::new();
+        for node in json.split("{\"id\":\"").skip(1) {
+            let id = &node[..node.find('"').unwrap()];
+            assert!(ids.insert(id), "{id} twice");
+            let step = node.split("\"step\":\"").nth(1).unwrap();
+            let depth = id.len() - 1;
+            let want = if depth.is_multiple_of(2) {
+                "max\""
+            } else {
+                "min\""
+            };
+            assert!(step.starts_with(want), "{id}: {}", &step[..4]);
+        }
+        assert_eq!(ids.len(), nodes);
         let (small, n) = tree_json(&solver, Board::EMPTY, 1);
         assert_eq!(n, 10);
         assert!(small.starts_with("{\"id\":\"r\",\"name\":\"X to move: draw\",\"data\":{\"board\":\"0\",\"square\":null,\"value\":\"draw\",\"step\":\"max\"},\"children\":[{\"id\":\"r0\","), "{small}");

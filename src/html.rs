@@ -58,8 +58,8 @@ impl Render for WebSquare<'_> {
     }
 }
 
-/// The folder of a game's pages, the way back up to the site root from
-/// there, and the page's own path.
+/// The way back up to the site root from a game's folder: `two-player/`
+/// is one level down, `vs-computer/3/` two.
 fn up(game: u16) -> &'static str {
     if game == 0 { "../" } else { "../../" }
 }

@@ -147,8 +147,10 @@ impl Place {
 enum Made {
     /// The listed paths.
     Listed(HashSet<String>),
-    /// A marker from before the list was kept: the paths the new build
-    /// writes count as made, nothing else.
+    /// A marker from before the list was kept (that version replaced the
+    /// whole folder): the paths the new build writes count as made, and
+    /// anything inside a top-level folder that it writes (an old game's
+    /// pages); nothing else, so a `CNAME` or a `blog/` stays foreign.
     Unlisted,
 }
 
@@ -173,7 +175,12 @@ impl Made {
     fn contains(&self, key: &str, new: &HashSet<String>) -> bool {
         match self {
             Made::Listed(paths) => paths.contains(key),
-            Made::Unlisted => new.contains(key),
+            Made::Unlisted => {
+                new.contains(key)
+                    || key
+                        .split_once('/')
+                        .is_some_and(|(top, _)| new.contains(&format!("{top}/")))
+            }
         }
     }
 }
@@ -475,8 +482,12 @@ fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> Vec<String>
         }
     }
     if left.is_empty() {
-        let marker = dir.join(MARKER);
-        if let Err(e) = fs::remove_file(&marker).and_then(|()| fs::remove_dir(dir)) {
+        // An empty folder that was `--out` has no marker.
+        let marker = match fs::remove_file(dir.join(MARKER)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+        if let Err(e) = marker.and_then(|()| fs::remove_dir(dir)) {
             left.push(format!("cannot remove {}: {e}", dir.display()));
         }
     }
@@ -603,6 +614,15 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_folder_becomes_the_output_without_a_warning() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        fs::create_dir(&out).unwrap();
+        assert!(publish(&out, &files("one")).unwrap().is_empty());
+        assert_eq!(names(tmp.path()), [".site.lock", "site"]);
+    }
+
+    #[test]
     fn the_marker_lists_what_was_made() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
@@ -694,6 +714,23 @@ mod tests {
             }
         }
         publish(&out, &files("two")).unwrap();
+    }
+
+    #[test]
+    fn an_output_of_the_older_unlisted_kind_is_replaced_but_user_files_are_not() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        fs::create_dir_all(out.join("a/old-game")).unwrap();
+        fs::write(out.join(MARKER), MARKER_TEXT).unwrap();
+        fs::write(out.join("index.html"), "old").unwrap();
+        fs::write(out.join("a/old-game/1.html"), "old").unwrap();
+        fs::write(out.join("CNAME"), "mine").unwrap();
+        let e = publish(&out, &files("new")).unwrap_err();
+        assert!(e.to_string().contains("CNAME"), "{e}");
+        fs::remove_file(out.join("CNAME")).unwrap();
+        assert!(publish(&out, &files("new")).unwrap().is_empty());
+        assert!(!out.join("a/old-game").exists());
+        assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "new");
     }
 
     #[test]

@@ -59,7 +59,7 @@ pub enum Link {
 
 /// What a move is worth to the player making it, counted in the moves the
 /// winning side makes from here on (this move included for a win).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {
     /// A win in this many moves of the winner.
     Win(u8),
@@ -181,10 +181,11 @@ impl Screen {
             _ => Default::default(),
         };
         let mover = board.to_move().letter();
+        let legal = board.legal_moves();
         let squares = Square::ALL.map(|square| {
             let cell = board.cell(square);
             let highlight = line.contains(square);
-            let link = if board.legal_moves().contains(square) {
+            let link = if legal.contains(square) {
                 link(square)
             } else {
                 None
