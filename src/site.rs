@@ -93,8 +93,10 @@ impl fmt::Display for BuildError {
                 budget,
             } => write!(
                 f,
-                "{file} is {bytes} bytes, over its budget of {budget} bytes \
-                 (raise it with --mobi-budget or --epub-budget, in KB)"
+                "{file} is {bytes} bytes, {} bytes ({:.1}%) over its budget of {budget} bytes \
+                 (raise it with --mobi-budget or --epub-budget, in KB)",
+                bytes - budget,
+                (bytes - budget) as f64 * 100.0 / *budget as f64
             ),
         }
     }

@@ -234,6 +234,7 @@ fn a_book_over_budget_fails_the_build_and_writes_nothing() {
     let e = site::build(&o).unwrap_err();
     assert!(matches!(e, BuildError::OverBudget { .. }), "{e}");
     assert!(e.to_string().contains("tictactoe-two-player.mobi"), "{e}");
+    assert!(e.to_string().contains("%) over its budget of 100000 bytes"), "{e}");
     assert!(!out.exists());
 }
 

@@ -18,14 +18,8 @@ fn stats(mut ms: Vec<f64>) -> (f64, f64) {
     (ms[ms.len() / 2], ms[0])
 }
 
-/// The two-player build alone (render, then publish), against a bare C
-/// program writing the same files, on the filesystem of `dir`.
-fn bench_two_player(dir: &Path, assets: &Assets, runs: usize) -> anyhow::Result<()> {
-    let graph = StateGraph::new();
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
-    let out = dir.join("two-player-site");
-    let c_out = dir.join("c-baseline");
-    // The C baseline, compiled for this run.
+/// The C baseline, compiled into `dir` for this run.
+fn c_writer(dir: &Path) -> anyhow::Result<std::path::PathBuf> {
     let c_src = repo_root().join("xtask/bench/write_files.c");
     let c_bin = dir.join("write_files");
     let status = std::process::Command::new("gcc")
@@ -35,18 +29,160 @@ fn bench_two_player(dir: &Path, assets: &Assets, runs: usize) -> anyhow::Result<
         .status()
         .context("gcc is needed for the C baseline")?;
     anyhow::ensure!(status.success(), "gcc failed");
-    let files = site::two_player_files(&graph, assets);
+    Ok(c_bin)
+}
+
+/// The C program's input: every file, its path flattened (it writes into
+/// one new folder).
+fn manifest(files: &[tictactoe_book::output::OutFile]) -> Vec<u8> {
     let mut manifest = Vec::new();
-    // The C program writes into an existing folder's subfolder.
-    for f in &files {
+    for f in files {
         let path = f.path.replace('/', "-");
         manifest.extend((path.len() as u32).to_le_bytes());
         manifest.extend(path.as_bytes());
         manifest.extend((f.bytes.len() as u32).to_le_bytes());
         manifest.extend(&f.bytes);
     }
+    manifest
+}
+
+/// CPU seconds used by this process's waited-for children so far
+/// (`/proc/self/stat` fields cutime and cstime, in clock ticks of 1/100 s).
+fn children_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // After the command name: state is field 3, so cutime (16) is index 13.
+    (ticks(13) + ticks(14)) / 100.0
+}
+
+/// Runs a command to completion: its wall time and its CPU time, in ms.
+fn timed_process(cmd: &mut std::process::Command) -> anyhow::Result<(f64, f64)> {
+    let cpu = children_cpu();
+    let start = Instant::now();
+    let out = cmd.output()?;
+    let wall = start.elapsed().as_secs_f64() * 1000.0;
+    anyhow::ensure!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok((wall, (children_cpu() - cpu) * 1000.0))
+}
+
+/// The whole default build as a process, against the C program writing the
+/// same files, interleaved, on `dir` (tmpfs: this machine's disk creates
+/// files slowly after mass deletes).
+fn bench_whole_site(
+    dir: &Path,
+    args: &BuildArgs,
+    assets: &Assets,
+    runs: usize,
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    let c_bin = c_writer(dir)?;
+    let options = args.options();
+    let files = site::render(&options, assets).files;
+    let manifest_path = dir.join("site-manifest.bin");
+    std::fs::write(&manifest_path, manifest(&files))?;
+    let out = dir.join("site");
+    let c_out = dir.join("c-site");
+    let mut flags: Vec<String> = vec![
+        "build-site".into(),
+        "--out".into(),
+        out.display().to_string(),
+        "--static".into(),
+        options.static_dir.display().to_string(),
+        format!("--games={}", args.games),
+        format!("--seed={}", args.seed),
+        format!("--mobi-budget={}", args.mobi_budget),
+        format!("--epub-budget={}", args.epub_budget),
+    ];
+    if let Some(level) = args.level {
+        flags.push(format!("--level={level}"));
+    }
+    if args.early_draws {
+        flags.push("--early-draws".into());
+    }
+    let exe = std::env::current_exe()?;
+    let (mut ours, mut ours_cpu, mut c, mut c_cpu) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs {
+        for p in [&out, &c_out] {
+            let _ = std::fs::remove_dir_all(p);
+        }
+        let (w, cpu) = timed_process(std::process::Command::new(&exe).args(&flags))?;
+        ours.push(w);
+        ours_cpu.push(cpu);
+        let (w, cpu) = timed_process(
+            std::process::Command::new(&c_bin)
+                .arg(&manifest_path)
+                .arg(&c_out),
+        )?;
+        c.push(w);
+        c_cpu.push(cpu);
+    }
+    let (ours_med, _) = stats(ours);
+    let (c_med, _) = stats(c);
+    let (ours_cpu, _) = stats(ours_cpu);
+    let (c_cpu, _) = stats(c_cpu);
+    println!(
+        "whole site ({} files) on {}, as processes, interleaved, median of {runs}:",
+        files.len(),
+        dir.display()
+    );
+    println!("  cargo xtask build-site: {ours_med:.0} ms wall, {ours_cpu:.0} ms CPU");
+    println!("  bare C writing the same files: {c_med:.0} ms wall, {c_cpu:.0} ms CPU");
+    println!(
+        "  ratio: {:.1}x wall, {:.1}x CPU",
+        ours_med / c_med,
+        ours_cpu / c_cpu.max(1.0)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+/// The size of each book at each level with these flags, and the default
+/// mix: rendered, not written.
+fn bench_levels(args: &BuildArgs, assets: &Assets) {
+    println!("books by level (--games {}):", args.games);
+    let levels = [None]
+        .into_iter()
+        .chain(tictactoe_book::opponent::Level::ALL.map(Some));
+    for level in levels {
+        let mut options = args.options();
+        options.games.level = level;
+        let report = site::render(&options, assets).report;
+        let name = level.map_or("mix".to_string(), |l| l.to_string());
+        for b in report.books.iter().filter(|b| b.budget.is_some()) {
+            let over = b.budget.is_some_and(|budget| b.bytes > budget);
+            println!(
+                "  {name:<8} {:<40} {:>8.1} KB{}",
+                b.file,
+                b.bytes as f64 / 1000.0,
+                if over { "  OVER BUDGET" } else { "" }
+            );
+        }
+    }
+}
+
+/// The two-player build alone (render, then publish), against a bare C
+/// program writing the same files, on the filesystem of `dir`.
+fn bench_two_player(dir: &Path, assets: &Assets, runs: usize) -> anyhow::Result<()> {
+    let graph = StateGraph::new();
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    let out = dir.join("two-player-site");
+    let c_out = dir.join("c-baseline");
+    let c_bin = c_writer(dir)?;
+    let files = site::two_player_files(&graph, assets);
     let manifest_path = dir.join("manifest.bin");
-    std::fs::write(&manifest_path, &manifest)?;
+    std::fs::write(&manifest_path, manifest(&files))?;
     let (mut ours, mut c) = (Vec::new(), Vec::new());
     for _ in 0..runs {
         let _ = std::fs::remove_dir_all(&c_out);
@@ -119,12 +255,11 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
     bench_two_player(&disk, &assets, runs)?;
     let shm = Path::new("/dev/shm");
     if shm.is_dir() {
-        bench_two_player(
-            &shm.join(format!("tictactoe-bench-{}", std::process::id())),
-            &assets,
-            runs,
-        )?;
+        let dir = shm.join(format!("tictactoe-bench-{}", std::process::id()));
+        bench_two_player(&dir, &assets, runs)?;
+        bench_whole_site(&dir, args, &assets, 7)?;
     }
+    bench_levels(args, &assets);
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..runs {
