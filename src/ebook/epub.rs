@@ -21,9 +21,13 @@ pub const MAX_FILE_BYTES: usize = 250_000;
 /// The package's last-modified date, fixed so that builds are identical.
 const MODIFIED: &str = "2009-03-14T00:00:00Z";
 
+/// One board a page: each starts a new page and is kept whole, its squares
+/// scaled to the page (three to a row), and no paragraph is indented, so
+/// the rows line up.
 const CSS: &str = "body{margin:0;text-align:center}\
-body>div{page-break-before:always;break-before:page}\
-img{width:30%;max-width:180px;height:auto;border:0}\
+body>div{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid}\
+p{text-indent:0;margin:.3em 0}\
+img{width:auto;height:auto;max-width:30%;max-height:28vh;border:0}\
 h1{font-size:1.4em}";
 
 fn escape(s: &str) -> String {

@@ -21,6 +21,9 @@ pub fn write(book: &Edition) -> Vec<u8> {
             head {
                 meta charset="utf-8";
                 title { (book.title) }
+                // No first-line indent (calibre and Kindle indent a <p>),
+                // so the rows of a board line up.
+                style { "p{text-indent:0}" }
             }
             body {
                 div id=(Target::Contents.anchor()) {

@@ -120,7 +120,9 @@ fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
     for b in &book.screens {
         t.push("<mbp:pagebreak/>");
         t.place(b.target);
-        t.push("<p>");
+        // A <div>, not a <p>: the Kindle and calibre indent a paragraph's
+        // first line, which would push the top row right of the others.
+        t.push("<div>");
         for (r, row) in b.rows().enumerate() {
             if r > 0 {
                 t.push("<br>");
@@ -150,7 +152,7 @@ fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
             t.text(words);
             t.push("</a>");
         }
-        t.push("</p>");
+        t.push("</div>");
     }
     t.push("</body></html>");
     let start = t.placed[&Target::Contents];

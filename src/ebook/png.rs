@@ -78,6 +78,6 @@ mod tests {
         assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
         assert!(png.len() < gif.len(), "{} >= {}", png.len(), gif.len());
         assert_eq!(&png[12..16], b"IHDR");
-        assert_eq!(&png[16..24], &[0, 0, 0, 180, 0, 0, 0, 180]);
+        assert_eq!(&png[16..24], &[0, 0, 0, 160, 0, 0, 0, 160]);
     }
 }

@@ -61,10 +61,10 @@ fn mobi_boards(name: &str, text: &str) -> BTreeMap<usize, (Board, [Option<usize>
     while let Some(found) = text[at..].find(break_tag) {
         let start = at + found + break_tag.len();
         assert!(
-            text[start..].starts_with("<p>"),
-            "a board starts with <p> at {start}"
+            text[start..].starts_with("<div>"),
+            "a board starts with <div> at {start}"
         );
-        let end = text[start..].find("</p>").map(|e| start + e).unwrap();
+        let end = text[start..].find("</div>").map(|e| start + e).unwrap();
         let block = &text[start..end];
         let mut id = 0;
         let mut links = [None; 9];
@@ -234,7 +234,10 @@ fn a_book_over_budget_fails_the_build_and_writes_nothing() {
     let e = site::build(&o).unwrap_err();
     assert!(matches!(e, BuildError::OverBudget { .. }), "{e}");
     assert!(e.to_string().contains("tictactoe-two-player.mobi"), "{e}");
-    assert!(e.to_string().contains("%) over its budget of 100000 bytes"), "{e}");
+    assert!(
+        e.to_string().contains("%) over its budget of 100000 bytes"),
+        "{e}"
+    );
     assert!(!out.exists());
 }
 

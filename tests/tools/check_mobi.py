@@ -21,6 +21,10 @@ def fail(msg):
     sys.exit(1)
 
 
+# A board: a <div> (a <p> would get a first-line indent).
+BOARD = "<div>"
+
+
 def main():
     path, boards = sys.argv[1], int(sys.argv[2])
     tempdir, html_path = mobi.extract(path)
@@ -35,7 +39,7 @@ def main():
             at = m.end()
             while text.startswith('<a id="filepos', at):
                 at = text.index("/>", at) + 2
-            if not (text.startswith("<p>", at) or text.startswith("<h2>", at)):
+            if not (text.startswith(BOARD, at) or text.startswith("<h2>", at)):
                 fail("filepos %s lands on %r" % (m.group(1), text[at:at + 30]))
             starts[m.group(1)] = m.end()
         links = re.findall(r'href="#filepos(\d+)"', text)
@@ -58,7 +62,7 @@ def main():
         def board_at(pos):
             while text.startswith('<a id="filepos', pos):
                 pos = text.index("/>", pos) + 2
-            return text.startswith("<p>", pos)
+            return text.startswith(BOARD, pos)
         reached_boards = sum(1 for k in seen if board_at(starts[k]))
         if reached_boards != boards:
             fail("%d boards reachable from the first page, expected %d" % (reached_boards, boards))

@@ -10,8 +10,10 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-/// Side of a square image, in pixels: three make a 540-pixel board.
-const SIDE: usize = 180;
+/// Side of a square image, in pixels: three make a 480-pixel board, which
+/// fits the first Kindles' 600x800 screen (about 520 pixels usable) with
+/// its heading and caption, sharp at 167 ppi.
+const SIDE: usize = 160;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mark {
