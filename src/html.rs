@@ -10,7 +10,7 @@ use maud::{DOCTYPE, Markup, Render, html};
 use crate::assets::Assets;
 use crate::board::page_name;
 use crate::output::OutFile;
-use crate::screen::{Edition, Link, Screen, SquareView, Target};
+use crate::screen::{Edition, Link, Screen, SquareView, Target, spoken_title};
 
 /// The shared page frame: head, a row of navigation links, then `body`.
 ///
@@ -81,9 +81,11 @@ fn game_of(target: Target) -> u16 {
     }
 }
 
-/// One screen as a page, minified. The tab title is the board row by row
-/// (`X.O/.X./..O`), so the history list (the back button is undo) tells
-/// positions apart.
+/// One screen as a page, minified. The title says the position in words
+/// ([`spoken_title`]), so the history list (the back button is undo) tells
+/// positions apart and a screen reader reads it as words. The squares are a
+/// table of three rows, so assistive technology and text browsers see the
+/// rows.
 pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
     let game = game_of(screen.target);
     let mut nav = vec![(format!("{}index.html", up(game)), "Home")];
@@ -96,9 +98,9 @@ pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
     let body = html! {
         h1 { (screen.heading) }
         @for line in &screen.lines { p { (line) } }
-        @for s in &screen.squares { (WebSquare(s)) }
+        table { @for row in screen.rows() { tr { @for s in row { td { (WebSquare(s)) } } } } }
     };
-    minify(&layout(&screen.board.to_string(), false, &nav, body))
+    minify(&layout(&spoken_title(screen.board), false, &nav, body))
 }
 
 /// The web path of a screen, from the site root.

@@ -247,6 +247,25 @@ pub fn two_player_heading(board: Board) -> String {
     }
 }
 
+/// A board's title in words, for the browser's tab and history list and
+/// for screen readers: "X to move: X top left, O centre - Tic-tac-toe" while
+/// the game goes on, "X wins - Tic-tac-toe" once it is over.
+pub fn spoken_title(board: Board) -> String {
+    let heading = two_player_heading(board);
+    let marks: Vec<String> = Square::ALL
+        .iter()
+        .filter_map(|&s| match board.cell(s) {
+            Cell::Taken(p) => Some(format!("{} {}", p.letter(), s.name())),
+            Cell::Empty => None,
+        })
+        .collect();
+    if board.is_over() || marks.is_empty() {
+        format!("{heading} - Tic-tac-toe")
+    } else {
+        format!("{heading}: {} - Tic-tac-toe", marks.join(", "))
+    }
+}
+
 /// "Draw" on a full board; an early draw says why the game stopped.
 pub fn draw_heading(board: Board) -> String {
     if board.marks() < 9 {

@@ -27,7 +27,7 @@ const MODIFIED: &str = "2009-03-14T00:00:00Z";
 const CSS: &str = "body{margin:0;text-align:center}\
 body>div{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid}\
 p{text-indent:0;margin:.3em 0}\
-img{width:auto;height:auto;max-width:30%;max-height:28vh;border:0}\
+img{width:30%;max-width:160px;height:auto;border:0}\
 h1{font-size:1.4em}";
 
 fn escape(s: &str) -> String {

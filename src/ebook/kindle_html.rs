@@ -1,5 +1,5 @@
 //! The Kindle-ready single HTML file: the whole book in one page, with
-//! hex-named anchors and `<mbp:pagebreak/>` between boards, for people who
+//! hex-named anchors and `<mbp:pagebreak>` between boards, for people who
 //! convert with calibre or Kindle Previewer. Images sit beside it.
 //!
 //! Invariant: every `href="#..."` names an `id` in the same file.
@@ -32,7 +32,10 @@ pub fn write(book: &Edition) -> Vec<u8> {
                     @for (line, target) in &book.contents { p { a href=(href(*target)) { (line) } } }
                 }
                 @for b in &book.screens {
-                    (PreEscaped("<mbp:pagebreak/>"))
+                    // Closed explicitly: an HTML parser takes `<mbp:pagebreak/>`
+                    // as an open element and nests the rest of the book in it,
+                    // five thousand levels deep, which browsers choke on.
+                    (PreEscaped("<mbp:pagebreak></mbp:pagebreak>"))
                     p id=(b.target.anchor()) {
                         @for (r, row) in b.rows().enumerate() {
                             @if r > 0 { br; }
@@ -48,8 +51,6 @@ pub fn write(book: &Edition) -> Vec<u8> {
             }
         }
     };
-    // Not minified: maud writes no spare whitespace, and an HTML parser
-    // nests everything after an `<mbp:pagebreak/>` (an unknown element
-    // whose `/>` it ignores), five thousand levels deep.
+    // Not minified: maud writes no spare whitespace.
     page.0.into_bytes()
 }

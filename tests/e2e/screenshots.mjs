@@ -1,6 +1,6 @@
 // Screenshots for the README (`cargo xtask screenshots`): the home page, a
 // board in play, a won board and an analysis board at desktop and phone
-// sizes, plus a 600x800
+// sizes, plus a 600x800 page of the Kindle book and a 600x800
 // grayscale render standing in for an e-ink Kindle.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,6 +33,15 @@ for (const [name, viewport, gray] of sizes) {
     await p.goto(base + 'analysis/0.html');
     for (const sq of [0, 1]) await play(p, sq); // X corner, O blunders next to it
     await shot('analysis');
+    if (gray) {
+      // The book as a 600x800 e-reader shows it: one board, 160-pixel squares.
+      await p.goto(base + 'ebooks/tictactoe-two-player-kindle.html#51');
+      // A page break ends the screen on an e-reader; a browser scrolls on.
+      await p.addStyleTag({ content: 'mbp\\:pagebreak{display:block;height:100vh}' });
+      await p.goto(base + 'ebooks/tictactoe-two-player-kindle.html#0');
+      await p.goto(base + 'ebooks/tictactoe-two-player-kindle.html#51');
+      await shot('book');
+    }
   } finally {
     await b.close();
   }

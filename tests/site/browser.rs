@@ -98,3 +98,105 @@ fn linkchecker_finds_no_broken_links() {
         .unwrap_or(0);
     assert!(checked > 10_000, "only {checked} links checked: {t}");
 }
+
+/// The nine squares of a board page, as a text browser reads them.
+#[test]
+fn lynx_reads_each_row_of_a_board_on_its_own_line() {
+    if !have("lynx", runs("lynx", &["-version"])) {
+        return;
+    }
+    // O top left, X top right and centre: O to move.
+    let page = built().join("two-player/366c.html");
+    let o = run(
+        "lynx",
+        &["-dump", "-nolist", "-width=200", page.to_str().unwrap()],
+    );
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let line = |first: &str| {
+        t.lines()
+            .find(|l| l.trim_start().starts_with(first))
+            .unwrap_or_else(|| panic!("no line starts with {first:?}: {t}"))
+            .to_string()
+    };
+    let rows = [
+        line("top left: O"),
+        line("left: place O"),
+        line("bottom left: place O"),
+    ];
+    let expect = [
+        ["top left: O", "top: place O", "top right: X"],
+        ["left: place O", "centre: X", "right: place O"],
+        [
+            "bottom left: place O",
+            "bottom: place O",
+            "bottom right: place O",
+        ],
+    ];
+    for (row, squares) in rows.iter().zip(expect) {
+        let mut at = 0;
+        for s in squares {
+            let found = row[at..]
+                .find(s)
+                .unwrap_or_else(|| panic!("{s:?} not in {row:?}"));
+            // Separated: at least a space between two squares.
+            if at > 0 {
+                assert!(row[at..at + found].contains(' '), "{row:?}");
+            }
+            at += found + s.len();
+        }
+    }
+    assert_eq!(t.matches("place O").count(), 6, "{t}");
+}
+
+/// epub.js plays the EPUB with one whole board a page at 360x640 and
+/// 600x800; the Kindle HTML and the MOBI's text (rebuilt by libmobi's
+/// mobitool) show each board whole inside 600x800 (tests/e2e/readers.test.mjs).
+#[test]
+fn reading_engines_show_one_whole_board_per_screen() {
+    let ready = runs("node", &["--version"])
+        && Path::new("/usr/bin/chromium").is_file()
+        && node_modules_have("playwright-core")
+        && node_modules_have("epubjs")
+        && node_modules_have("jszip")
+        && runs("mobitool", &["-v"]);
+    if !have(
+        "node, Chromium, epub.js (npm ci --prefix tests/e2e) and mobitool",
+        ready,
+    ) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let mobi = built().join("ebooks/tictactoe-two-player.mobi");
+    let o = run(
+        "mobitool",
+        &[
+            "-s",
+            "-o",
+            tmp.path().to_str().unwrap(),
+            mobi.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let html = tmp
+        .path()
+        .join("tictactoe-two-player_markup/part00000.html");
+    // A Kindle ends a page at each break; an HTML parser would nest the
+    // rest of the book in the unknown `<mbp:pagebreak/>` element instead.
+    let source = std::fs::read_to_string(&html).unwrap();
+    std::fs::write(
+        &html,
+        source.replace("<mbp:pagebreak/>", "<mbp:pagebreak></mbp:pagebreak>"),
+    )
+    .unwrap();
+    let o = Command::new("node")
+        .args(["--test", "--test-concurrency=1"])
+        .arg(e2e().join("readers.test.mjs"))
+        .env("SITE_DIR", built())
+        .env("MOBI_HTML", &html)
+        .output()
+        .expect("node runs");
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("# fail 0") && t.contains("# pass 4"), "{t}");
+}

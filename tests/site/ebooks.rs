@@ -377,3 +377,69 @@ fn the_kindle_html_files_name_every_anchor_they_link_to() {
         );
     }
 }
+
+/// libmobi's `mobitool` rebuilds each MOBI's text with no warning: every
+/// `filepos` becomes an anchor on the start of an element (a board's
+/// `<div>` or the opening page's `<h2>`), every link has its anchor, and
+/// every square's image is found.
+#[test]
+fn mobitool_reads_every_mobi_without_a_warning() {
+    if !have("mobitool (Debian libmobi-tools)", runs("mobitool", &["-v"])) {
+        return;
+    }
+    for (name, boards) in [
+        (TWO, 5_478),
+        (VS, pages_in(&built().join("vs-computer")).len()),
+        (ANALYSIS, 5_478),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = book(&format!("{name}.mobi"));
+        let o = run(
+            "mobitool",
+            &[
+                "-s",
+                "-o",
+                tmp.path().to_str().unwrap(),
+                path.to_str().unwrap(),
+            ],
+        );
+        let t = text(&o);
+        assert!(o.status.success(), "{name}: {t}");
+        assert!(o.stderr.is_empty(), "{name}: {t}");
+        assert!(!t.to_lowercase().contains("warning"), "{name}: {t}");
+        let html = tmp.path().join(format!("{name}_markup/part00000.html"));
+        let text = std::fs::read_to_string(html).unwrap();
+        let mut anchors = BTreeSet::new();
+        for (at, _) in text.match_indices("<a id=\"") {
+            let id_end = text[at + 7..].find('"').unwrap() + at + 7;
+            let rest = &text[id_end..];
+            assert!(
+                rest.starts_with("\"></a>"),
+                "{name}: {}",
+                &text[at..at + 40]
+            );
+            let next = &rest[6..];
+            assert!(
+                next.starts_with("<div>") || next.starts_with("<h2>"),
+                "{name}: anchor {} lands on {:?}",
+                &text[at + 7..id_end],
+                &next[..next.len().min(30)]
+            );
+            anchors.insert(&text[at + 7..id_end]);
+        }
+        assert_eq!(
+            anchors.len(),
+            boards + 1,
+            "{name}: every board and the opening"
+        );
+        for (at, _) in text.match_indices("href=\"#") {
+            let end = text[at + 7..].find('"').unwrap() + at + 7;
+            assert!(
+                anchors.contains(&text[at + 7..end]),
+                "{name}: a link to nowhere"
+            );
+        }
+        let images = text.matches("<img src=\"resource").count();
+        assert_eq!(images, 9 * boards, "{name}: every square's image");
+    }
+}

@@ -68,7 +68,8 @@ fn every_page_shows_its_board_and_links_to_the_right_next_boards() {
             Status::Draw => assert!(text.contains("Draw")),
         }
         let title = page.select("title")[0].text().collect::<String>();
-        assert_eq!(title, board.to_string());
+        assert_eq!(title, tictactoe_book::screen::spoken_title(board));
+        assert!(title.ends_with(" - Tic-tac-toe") && !title.contains('/'));
         let hrefs: Vec<_> = page
             .select("a")
             .iter()
