@@ -296,17 +296,41 @@ fn calibre_converts(name: &str, boards: usize) {
     assert!(o.status.success(), "{}", text(&o));
     let mut zip = zip::ZipArchive::new(std::fs::File::open(&out).unwrap()).unwrap();
     let (mut breaks, mut imgs) = (0, 0);
+    let (mut css, mut board_classes) = (String::new(), BTreeSet::new());
     for i in 0..zip.len() {
         let mut f = zip.by_index(i).unwrap();
+        let mut s = String::new();
         if f.name().ends_with(".html") {
-            let mut s = String::new();
             f.read_to_string(&mut s).unwrap();
             breaks += s.matches("class=\"mbp_pagebreak\"").count();
             imgs += s.matches("<img").count();
+            // The element that holds a board's squares, after each break.
+            for piece in s.split("<div class=\"mbp_pagebreak\"></div>").skip(1) {
+                let class = piece
+                    .split_once("class=\"")
+                    .map(|(_, c)| c.split('"').next().unwrap());
+                board_classes.insert(class.unwrap_or_default().to_string());
+            }
+        } else if f.name().ends_with(".css") {
+            f.read_to_string(&mut s).unwrap();
+            css += &s;
         }
     }
     assert_eq!(breaks, boards, "{name}: boards after conversion");
     assert_eq!(imgs, 9 * boards, "{name}: squares after conversion");
+    // calibre indents paragraphs by 1.5em; a board's first row must not be.
+    for class in &board_classes {
+        let rule = css
+            .split(&format!(".{class} {{"))
+            .nth(1)
+            .map(|r| r.split('}').next().unwrap())
+            .unwrap_or_default();
+        assert!(
+            !rule.contains("text-indent: 1") && !rule.contains("text-indent: 2"),
+            "{name}: boards ({class}) are indented: {rule}"
+        );
+    }
+    assert!(!board_classes.is_empty());
 }
 
 #[test]
