@@ -20,6 +20,17 @@ fn one_error_line(out: &Output) -> String {
     err
 }
 
+/// Runs the command line, which must succeed.
+fn succeeds(args: &[&str]) -> Output {
+    let out = xtask(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 #[test]
 fn an_unknown_flag_is_one_line() {
     let out = xtask(&["build-site", "--colour"]);
@@ -68,12 +79,7 @@ fn a_missing_static_folder_is_refused_before_anything_is_written() {
 fn a_build_prints_its_summary() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
-    let run = xtask(&["build-site", "--out", out.to_str().unwrap()]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let run = succeeds(&["build-site", "--out", out.to_str().unwrap()]);
     let text = String::from_utf8(run.stdout).unwrap();
     assert!(text.contains("5478 pages"), "{text}");
     assert!(text.contains("vs-computer/16"), "{text}");
@@ -158,12 +164,7 @@ fn a_build_killed_at_any_moment_leaves_a_whole_site() {
 #[test]
 fn the_committed_book_images_are_what_draw_images_draws() {
     let tmp = tempfile::tempdir().unwrap();
-    let run = xtask(&["draw-images", "--out", tmp.path().to_str().unwrap()]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    succeeds(&["draw-images", "--out", tmp.path().to_str().unwrap()]);
     let static_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static");
     // Every GIF the books use, and the analysis squares' SVGs.
     let drawn = names(tmp.path());
@@ -484,24 +485,14 @@ fn a_full_disk_leaves_nothing_behind() {
 
 #[test]
 fn record_encodes_and_decodes_the_seeds_example() {
-    let out = xtask(&[
+    let out = succeeds(&[
         "record", "encode", "1", "5", "7", "4", "3", "8", "6", "2", "9",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().lines().next(),
         Some("4310116")
     );
-    let out = xtask(&["record", "decode", "4310116"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeds(&["record", "decode", "4310116"]);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "1 5 7 4 3 8 6 2 9");
@@ -558,12 +549,7 @@ fn bad_records_are_one_line_and_nothing_on_stdout() {
 
 #[test]
 fn tree_writes_the_scored_tree_and_refuses_bad_roots() {
-    let out = xtask(&["tree", "--depth", "2"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeds(&["tree", "--depth", "2"]);
     let json = String::from_utf8(out.stdout).unwrap();
     assert!(
         json.starts_with("{\"id\":\"r\",\"name\":\"X to move: draw\""),
