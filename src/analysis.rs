@@ -52,13 +52,13 @@ pub fn screen(solver: &Solver, board: Board) -> Screen {
         board.play(square).ok().map(Target::board)
     });
     let moves = verdicts(solver, board);
-    let best = moves.iter().map(|(_, v)| rank(*v)).max();
+    let best = moves.iter().map(|(_, v)| v.rank()).max();
     for (square, verdict) in moves {
         let view = &mut s.squares[square.index()];
         view.label = format!("{}, {verdict}", view.label);
         view.note = Some(Note {
             verdict,
-            best: Some(rank(verdict)) == best,
+            best: Some(verdict.rank()) == best,
         });
     }
     s.nav = vec![
@@ -73,16 +73,6 @@ pub fn screen(solver: &Solver, board: Board) -> Screen {
         (Link::File(JSON), "All positions as JSON"),
     ];
     s
-}
-
-/// Orders verdicts from the mover's side: faster wins first, slower
-/// losses before faster ones.
-fn rank(v: Verdict) -> i16 {
-    match v {
-        Verdict::Win(n) => 100 - i16::from(n),
-        Verdict::Draw => 0,
-        Verdict::Loss(n) => -100 + i16::from(n),
-    }
 }
 
 /// `positions.json`: every position with its value and the value of each

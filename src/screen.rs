@@ -70,6 +70,16 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Orders verdicts from the mover's side, greater is better: faster
+    /// wins first, then draws, then slower losses before faster ones.
+    pub fn rank(self) -> i16 {
+        match self {
+            Verdict::Win(n) => 100 - i16::from(n),
+            Verdict::Draw => 0,
+            Verdict::Loss(n) => -100 + i16::from(n),
+        }
+    }
+
     /// The verdict of a solver score, from the side it scores.
     pub fn of(score: Score) -> Verdict {
         let plies = score.plies();

@@ -4,9 +4,9 @@
 //! `vs-computer/<game>/<id>.html`.
 //!
 //! Invariant: within a game each board the computer faces has one reply,
-//! drawn once from that board's own window of the game's ChaCha stream; a player's square link
-//! goes to the board after the player's move and that reply (or to the
-//! finished board if the player's move ended the game).
+//! drawn once from that board's own window of the game's ChaCha stream; a
+//! player's square link goes to the board after the player's move and that
+//! reply (or to the finished board if the player's move ended the game).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 

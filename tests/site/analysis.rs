@@ -26,7 +26,7 @@ fn every_analysis_page_shows_each_moves_verdict_and_links_inside_the_edition() {
             .into_iter()
             .map(|(s, v)| (s.index(), v))
             .collect();
-        let best = verdicts.values().max_by_key(|v| rank(**v)).copied();
+        let best = verdicts.values().max_by_key(|v| v.rank()).copied();
         let srcs: Vec<String> = page.select("img")[..9]
             .iter()
             .map(|i| i.value().attr("src").unwrap().to_string())
@@ -89,14 +89,6 @@ fn every_analysis_page_shows_each_moves_verdict_and_links_inside_the_edition() {
     assert_eq!(counts["win in 1"], 2_782);
     assert_eq!(counts["loss in 1"], 7_272);
     assert_eq!(counts.values().sum::<usize>(), 16_167);
-}
-
-fn rank(v: Verdict) -> i32 {
-    match v {
-        Verdict::Win(n) => 100 - i32::from(n),
-        Verdict::Draw => 0,
-        Verdict::Loss(n) => -100 + i32::from(n),
-    }
 }
 
 /// A tiny reader for the one JSON shape we write, so the check does not

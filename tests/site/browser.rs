@@ -166,24 +166,10 @@ fn reading_engines_show_one_whole_board_per_screen() {
     ) {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let mobi = built().join("ebooks/tictactoe-two-player.mobi");
-    let o = run(
-        "mobitool",
-        &[
-            "-s",
-            "-o",
-            tmp.path().to_str().unwrap(),
-            mobi.to_str().unwrap(),
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o));
-    let html = tmp
-        .path()
-        .join("tictactoe-two-player_markup/part00000.html");
+    let (tmp, source, _) = mobitool_source(&built().join("ebooks/tictactoe-two-player.mobi"));
     // A Kindle ends a page at each break; an HTML parser would nest the
     // rest of the book in the unknown `<mbp:pagebreak/>` element instead.
-    let source = std::fs::read_to_string(&html).unwrap();
+    let html = tmp.path().join("tictactoe-two-player_markup/book.html");
     std::fs::write(
         &html,
         source.replace("<mbp:pagebreak/>", "<mbp:pagebreak></mbp:pagebreak>"),

@@ -416,23 +416,10 @@ fn mobitool_reads_every_mobi_without_a_warning() {
         (VS, pages_in(&built().join("vs-computer")).len()),
         (ANALYSIS, 5_478),
     ] {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = book(&format!("{name}.mobi"));
-        let o = run(
-            "mobitool",
-            &[
-                "-s",
-                "-o",
-                tmp.path().to_str().unwrap(),
-                path.to_str().unwrap(),
-            ],
-        );
-        let t = text(&o);
-        assert!(o.status.success(), "{name}: {t}");
-        assert!(o.stderr.is_empty(), "{name}: {t}");
-        assert!(!t.to_lowercase().contains("warning"), "{name}: {t}");
-        let html = tmp.path().join(format!("{name}_markup/part00000.html"));
-        let text = std::fs::read_to_string(html).unwrap();
+        let (_tmp, text, o) = mobitool_source(&book(&format!("{name}.mobi")));
+        let out = crate::tools::text(&o);
+        assert!(o.stderr.is_empty(), "{name}: {out}");
+        assert!(!out.to_lowercase().contains("warning"), "{name}: {out}");
         let mut anchors = BTreeSet::new();
         for (at, _) in text.match_indices("<a id=\"") {
             let id_end = text[at + 7..].find('"').unwrap() + at + 7;

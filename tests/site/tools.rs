@@ -51,6 +51,27 @@ pub fn text(o: &Output) -> String {
     )
 }
 
+/// The MOBI `book` as libmobi's `mobitool -s` rebuilds its source: the
+/// folder holding it (delete it by dropping), the HTML text, and mobitool's
+/// output.
+pub fn mobitool_source(book: &Path) -> (tempfile::TempDir, String, Output) {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = run(
+        "mobitool",
+        &[
+            "-s",
+            "-o",
+            tmp.path().to_str().unwrap(),
+            book.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let stem = book.file_stem().unwrap().to_str().unwrap();
+    let html = tmp.path().join(format!("{stem}_markup/part00000.html"));
+    let source = std::fs::read_to_string(html).unwrap();
+    (tmp, source, o)
+}
+
 /// Python with a module importable.
 pub fn python_has(module: &str) -> bool {
     runs("python3", &["-c", &format!("import {module}")])

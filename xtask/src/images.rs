@@ -104,12 +104,15 @@ fn verdicts() -> Vec<(String, Kind, u8, bool)> {
     let mut out = Vec::new();
     for best in [false, true] {
         let b = if best { "b" } else { "" };
-        for n in 1..=3 {
-            out.push((format!("w{n}{b}"), Kind::Win, n, best));
-        }
-        out.push((format!("d{b}"), Kind::Draw, 0, best));
-        for n in 1..=3 {
-            out.push((format!("l{n}{b}"), Kind::Loss, n, best));
+        for (kind, letter, ns) in [
+            (Kind::Win, "w", 1..=3),
+            (Kind::Draw, "d", 0..=0),
+            (Kind::Loss, "l", 1..=3),
+        ] {
+            for n in ns {
+                let number = if n == 0 { String::new() } else { n.to_string() };
+                out.push((format!("{letter}{number}{b}"), kind, n, best));
+            }
         }
     }
     out

@@ -253,6 +253,16 @@ fn corrupt_static_files_are_named() {
     let tmp = tempfile::tempdir().unwrap();
     let s = static_copy(tmp.path());
     let out = tmp.path().join("site");
+    // The build's one error line, with the spoiled static folder.
+    let refused = || {
+        one_error_line(&xtask(&[
+            "build-site",
+            "--out",
+            out.to_str().unwrap(),
+            "--static",
+            s.to_str().unwrap(),
+        ]))
+    };
     let noise: Vec<u8> = (0..600u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
@@ -264,36 +274,18 @@ fn corrupt_static_files_are_named() {
     ] {
         let good = std::fs::read(s.join(file)).unwrap();
         std::fs::write(s.join(file), &noise).unwrap();
-        let err = one_error_line(&xtask(&[
-            "build-site",
-            "--out",
-            out.to_str().unwrap(),
-            "--static",
-            s.to_str().unwrap(),
-        ]));
+        let err = refused();
         assert!(err.contains(file) && err.contains(what), "{file}: {err}");
         std::fs::write(s.join(file), good).unwrap();
     }
     // Well-formed XML that is not an SVG, and a GIF cut short.
     std::fs::write(s.join("o.svg"), "<html/>").unwrap();
-    let err = one_error_line(&xtask(&[
-        "build-site",
-        "--out",
-        out.to_str().unwrap(),
-        "--static",
-        s.to_str().unwrap(),
-    ]));
+    let err = refused();
     assert!(err.contains("o.svg") && err.contains("<html>"), "{err}");
     std::fs::copy(s.join("x.svg"), s.join("o.svg")).unwrap();
     let gif = std::fs::read(s.join("e.gif")).unwrap();
     std::fs::write(s.join("e.gif"), &gif[..gif.len() / 2]).unwrap();
-    let err = one_error_line(&xtask(&[
-        "build-site",
-        "--out",
-        out.to_str().unwrap(),
-        "--static",
-        s.to_str().unwrap(),
-    ]));
+    let err = refused();
     assert!(err.contains("e.gif"), "{err}");
     assert!(!out.exists());
 }
