@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::palmdoc;
+use super::{huffcdic, palmdoc};
 use super::{AUTHOR, COVER, caption, intro};
 use crate::screen::{Edition, Target};
 
@@ -190,21 +190,73 @@ fn overlap(data: &[u8], next: &[u8]) -> usize {
     width.saturating_sub(have).min(next.len())
 }
 
-/// The text records: each 4,096-byte piece compressed on its own, followed
-/// by the bytes that finish a character split across the boundary and a
-/// byte counting them (extra-data flag bit 0).
-pub fn text_records(text: &[u8]) -> Vec<Vec<u8>> {
+/// The text cut into 4,096-byte pieces, each with the bytes that finish a
+/// character split across its end (carried as trailing bytes).
+fn pieces(text: &[u8]) -> Vec<(&[u8], &[u8])> {
     text.chunks(RECORD_SIZE)
         .enumerate()
         .map(|(i, piece)| {
             let next = &text[((i + 1) * RECORD_SIZE).min(text.len())..];
-            let extra = overlap(piece, next);
-            let mut rec = palmdoc::compress(piece);
-            rec.extend_from_slice(&next[..extra]);
-            rec.push(extra as u8);
-            rec
+            (piece, &next[..overlap(piece, next)])
         })
         .collect()
+}
+
+/// How the text records are compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// PalmDOC's LZ77 (type 2): every reader since the Palm.
+    PalmDoc,
+    /// HUFF/CDIC (type 17480, "DH"): a dictionary of phrases and Huffman
+    /// codes, in records of their own after the text.
+    HuffCdic,
+}
+
+impl Compression {
+    /// The number record 0 gives it.
+    fn id(self) -> u16 {
+        match self {
+            Compression::PalmDoc => 2,
+            Compression::HuffCdic => 17480,
+        }
+    }
+}
+
+/// The text records and the HUFF/CDIC records (none for PalmDOC), in the
+/// compression that makes them smaller. Each text record is its piece,
+/// compressed on its own, then the bytes that finish a character split
+/// across the boundary and a byte counting them (extra-data flag bit 0).
+pub fn text_records(text: &[u8]) -> (Compression, Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let pieces = pieces(text);
+    let trail = |mut rec: Vec<u8>, extra: &[u8]| {
+        rec.extend_from_slice(extra);
+        rec.push(extra.len() as u8);
+        rec
+    };
+    let (palmdoc, huff) = crate::par::join(
+        || {
+            pieces
+                .iter()
+                .map(|(piece, extra)| trail(palmdoc::compress(piece), extra))
+                .collect::<Vec<_>>()
+        },
+        || {
+            let bare: Vec<&[u8]> = pieces.iter().map(|p| p.0).collect();
+            huffcdic::compress(&bare)
+        },
+    );
+    let huff_len = huff.len() + pieces.iter().map(|p| p.1.len() + 1).sum::<usize>();
+    if huff_len < palmdoc.iter().map(Vec::len).sum::<usize>() {
+        let records = huff
+            .records
+            .into_iter()
+            .zip(&pieces)
+            .map(|(rec, (_, extra))| trail(rec, extra))
+            .collect();
+        (Compression::HuffCdic, records, huff.tables)
+    } else {
+        (Compression::PalmDoc, palmdoc, Vec::new())
+    }
 }
 
 const FLIS: [u8; 36] = [
@@ -256,10 +308,25 @@ fn unique_id(title: &str) -> u32 {
     })
 }
 
+/// Where the records after the text sit.
+struct Layout {
+    compression: Compression,
+    text_records: usize,
+    huff_records: usize,
+    images: usize,
+}
+
 /// Record 0: PalmDOC header, MOBI header (232 bytes), EXTH, full name.
-fn record0(meta: &Metadata, text_length: usize, text_records: usize, images: usize) -> Vec<u8> {
-    let first_image = text_records + 1;
-    let last_content = text_records + images;
+fn record0(meta: &Metadata, text_length: usize, layout: &Layout) -> Vec<u8> {
+    let Layout {
+        compression,
+        text_records,
+        huff_records,
+        images,
+    } = *layout;
+    let first_huff = text_records + 1;
+    let first_image = first_huff + huff_records;
+    let last_content = first_image + images - 1;
     let flis = last_content + 1;
     let fcis = flis + 1;
     let exth = exth(meta);
@@ -267,7 +334,7 @@ fn record0(meta: &Metadata, text_length: usize, text_records: usize, images: usi
     let be32 = |v: u32| v.to_be_bytes();
     let mut r = Vec::new();
     // PalmDOC header.
-    r.extend_from_slice(&be16(2)); // PalmDOC compression
+    r.extend_from_slice(&be16(compression.id() as usize));
     r.extend_from_slice(&be16(0));
     r.extend_from_slice(&be32(text_length as u32));
     r.extend_from_slice(&be16(text_records));
@@ -280,14 +347,20 @@ fn record0(meta: &Metadata, text_length: usize, text_records: usize, images: usi
         r.extend_from_slice(&be32(v)); // length, book, UTF-8, id, version
     }
     r.extend(std::iter::repeat_n(0xff, 40)); // 0x28..0x50: no indexes
-    r.extend_from_slice(&be32(first_image as u32)); // 0x50 first non-text
+    r.extend_from_slice(&be32(first_huff as u32)); // 0x50 first non-text
     r.extend_from_slice(&be32((16 + 0xe8 + exth.len()) as u32)); // 0x54 name offset
     r.extend_from_slice(&be32(meta.title.len() as u32)); // 0x58 name length
     r.extend_from_slice(&be32(9)); // 0x5c English
     r.extend_from_slice(&[0; 8]); // 0x60 input and output language
     r.extend_from_slice(&be32(6)); // 0x68 minimum reader version
     r.extend_from_slice(&be32(first_image as u32)); // 0x6c first image
-    r.extend_from_slice(&[0; 16]); // 0x70 no HUFF/CDIC, no DATP
+    if huff_records > 0 {
+        r.extend_from_slice(&be32(first_huff as u32)); // 0x70 HUFF, then CDICs
+        r.extend_from_slice(&be32(huff_records as u32)); // 0x74 their count
+    } else {
+        r.extend_from_slice(&[0; 8]); // 0x70 no HUFF/CDIC
+    }
+    r.extend_from_slice(&[0; 8]); // 0x78 no DATP
     r.extend_from_slice(&be32(0x50)); // 0x80 EXTH present
     r.extend_from_slice(&[0; 32]); // 0x84
     for v in [0xffff_ffff, 0xffff_ffff, 0, 0] {
@@ -331,9 +404,16 @@ fn palm_name(title: &str) -> [u8; 32] {
 
 /// A whole MOBI file from its text, image files and metadata.
 pub fn container(text: &[u8], images: &[&[u8]], meta: &Metadata) -> Vec<u8> {
-    let texts = text_records(text);
-    let mut records = vec![record0(meta, text.len(), texts.len(), images.len())];
+    let (compression, texts, huff) = text_records(text);
+    let layout = Layout {
+        compression,
+        text_records: texts.len(),
+        huff_records: huff.len(),
+        images: images.len(),
+    };
+    let mut records = vec![record0(meta, text.len(), &layout)];
     records.extend(texts);
+    records.extend(huff);
     records.extend(images.iter().map(|i| i.to_vec()));
     records.push(FLIS.to_vec());
     records.push(fcis(text.len() as u32));
@@ -400,16 +480,28 @@ pub mod read {
         u32::from_be_bytes(rec[at..at + 4].try_into().unwrap())
     }
 
-    /// The uncompressed text of the book.
+    /// The uncompressed text of the book, PalmDOC or HUFF/CDIC.
     pub fn text(file: &[u8]) -> Vec<u8> {
         let recs = records(file);
         let r0 = recs[0];
         let count = usize::from(u16::from_be_bytes([r0[8], r0[9]]));
+        let huff = match u16::from_be_bytes([r0[0], r0[1]]) {
+            2 => None,
+            17480 => {
+                let first = u32_at(r0, 0x70) as usize;
+                let n = u32_at(r0, 0x74) as usize;
+                Some(super::huffcdic::Reader::new(&recs[first..first + n]).unwrap())
+            }
+            other => panic!("compression {other}"),
+        };
         let mut text = Vec::new();
         for rec in &recs[1..=count] {
             let extra = usize::from(rec[rec.len() - 1] & 3);
             let body = &rec[..rec.len() - 1 - extra];
-            text.extend(super::palmdoc::decompress(body).unwrap());
+            text.extend(match &huff {
+                None => super::palmdoc::decompress(body).unwrap(),
+                Some(reader) => reader.decode(body).unwrap(),
+            });
         }
         text
     }
@@ -431,41 +523,60 @@ mod tests {
 
     #[test]
     fn header_fields_sit_at_their_offsets() {
-        let text = b"<html><body>hello</body></html>".repeat(300);
-        let file = container(&text, &[b"GIF89a-one", b"GIF89a-two"], &meta());
-        assert_eq!(&file[60..68], b"BOOKMOBI");
-        let recs = records(&file);
-        let texts = text.len().div_ceil(RECORD_SIZE);
-        assert_eq!(recs.len(), 1 + texts + 2 + 3);
-        let r0 = recs[0];
-        assert_eq!(u16::from_be_bytes([r0[0], r0[1]]), 2);
-        assert_eq!(u32_at(r0, 4) as usize, text.len());
-        assert_eq!(usize::from(u16::from_be_bytes([r0[8], r0[9]])), texts);
-        assert_eq!(u16::from_be_bytes([r0[10], r0[11]]), 4096);
-        assert_eq!(&r0[0x10..0x14], b"MOBI");
-        assert_eq!(u32_at(r0, 0x14), 0xe8);
-        assert_eq!(u32_at(r0, 0x1c), 65001);
-        assert_eq!(u32_at(r0, 0x24), 6);
-        assert_eq!(u32_at(r0, 0x50) as usize, texts + 1);
-        assert_eq!(u32_at(r0, 0x6c) as usize, texts + 1);
-        assert_eq!(u32_at(r0, 0x80), 0x50);
-        assert_eq!(u32_at(r0, 0xa4), 0xffff_ffff);
-        assert_eq!(u32_at(r0, 0xa8), 0xffff_ffff);
-        assert_eq!(u32_at(r0, 0xc8) as usize, texts + 4);
-        assert_eq!(u32_at(r0, 0xd0) as usize, texts + 3);
-        assert_eq!(u16::from_be_bytes([r0[0xf2], r0[0xf3]]), 1);
-        let name_at = u32_at(r0, 0x54) as usize;
-        assert_eq!(
-            &r0[name_at..name_at + u32_at(r0, 0x58) as usize],
-            b"A Test Book"
-        );
-        assert_eq!(&r0[0xf8..0xfc], b"EXTH");
-        assert_eq!(recs[texts + 1], b"GIF89a-one");
-        assert_eq!(&recs[texts + 3][..4], b"FLIS");
-        assert_eq!(&recs[texts + 4][..4], b"FCIS");
-        assert_eq!(u32_at(recs[texts + 4], 20) as usize, text.len());
-        assert_eq!(recs[texts + 5], EOF);
-        assert_eq!(super::read::text(&file), text);
+        // A short text stays PalmDOC (the HUFF tables alone cost more); a
+        // long run of markup is smaller as HUFF/CDIC.
+        let short = b"<html><body>hello</body></html>".to_vec();
+        let mut long = Vec::new();
+        for i in 0..2000 {
+            long.extend_from_slice(format!("<p><a filepos={:07}>go</a></p>", i * 7919).as_bytes());
+        }
+        for (text, compression) in [(short, 2), (long, 17480)] {
+            let file = container(&text, &[b"GIF89a-one", b"GIF89a-two"], &meta());
+            assert_eq!(&file[60..68], b"BOOKMOBI");
+            let recs = records(&file);
+            let texts = text.len().div_ceil(RECORD_SIZE);
+            let r0 = recs[0];
+            assert_eq!(u16::from_be_bytes([r0[0], r0[1]]), compression);
+            let huff = if compression == 2 {
+                assert_eq!(u32_at(r0, 0x74), 0);
+                0
+            } else {
+                assert_eq!(u32_at(r0, 0x70) as usize, texts + 1);
+                assert_eq!(&recs[texts + 1][..4], b"HUFF");
+                assert_eq!(&recs[texts + 2][..4], b"CDIC");
+                u32_at(r0, 0x74) as usize
+            };
+            assert_eq!(recs.len(), 1 + texts + huff + 2 + 3);
+            assert_eq!(u32_at(r0, 4) as usize, text.len());
+            assert_eq!(usize::from(u16::from_be_bytes([r0[8], r0[9]])), texts);
+            assert_eq!(u16::from_be_bytes([r0[10], r0[11]]), 4096);
+            assert_eq!(&r0[0x10..0x14], b"MOBI");
+            assert_eq!(u32_at(r0, 0x14), 0xe8);
+            assert_eq!(u32_at(r0, 0x1c), 65001);
+            assert_eq!(u32_at(r0, 0x24), 6);
+            assert_eq!(u32_at(r0, 0x50) as usize, texts + 1);
+            let first_image = texts + huff + 1;
+            assert_eq!(u32_at(r0, 0x6c) as usize, first_image);
+            assert_eq!(u32_at(r0, 0x80), 0x50);
+            assert_eq!(u32_at(r0, 0xa4), 0xffff_ffff);
+            assert_eq!(u32_at(r0, 0xa8), 0xffff_ffff);
+            assert_eq!(usize::from(u16::from_be_bytes([r0[0xc2], r0[0xc3]])), first_image + 1);
+            assert_eq!(u32_at(r0, 0xc8) as usize, first_image + 3);
+            assert_eq!(u32_at(r0, 0xd0) as usize, first_image + 2);
+            assert_eq!(u16::from_be_bytes([r0[0xf2], r0[0xf3]]), 1);
+            let name_at = u32_at(r0, 0x54) as usize;
+            assert_eq!(
+                &r0[name_at..name_at + u32_at(r0, 0x58) as usize],
+                b"A Test Book"
+            );
+            assert_eq!(&r0[0xf8..0xfc], b"EXTH");
+            assert_eq!(recs[first_image], b"GIF89a-one");
+            assert_eq!(&recs[first_image + 2][..4], b"FLIS");
+            assert_eq!(&recs[first_image + 3][..4], b"FCIS");
+            assert_eq!(u32_at(recs[first_image + 3], 20) as usize, text.len());
+            assert_eq!(recs[first_image + 4], EOF);
+            assert_eq!(super::read::text(&file), text);
+        }
     }
 
     #[test]
@@ -475,7 +586,7 @@ mod tests {
             let mut text = "a".repeat(filler);
             text.push_str(ch);
             text.push_str(&"b".repeat(100));
-            let recs = text_records(text.as_bytes());
+            let (_, recs, _) = text_records(text.as_bytes());
             let first = &recs[0];
             let extra = usize::from(*first.last().unwrap());
             let expected = filler + ch.len() - RECORD_SIZE;

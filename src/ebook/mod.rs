@@ -6,6 +6,7 @@
 //! screen of the same book or its opening page.
 
 pub mod epub;
+pub mod huffcdic;
 pub mod kindle_html;
 pub mod mobi;
 pub mod palmdoc;

@@ -1,0 +1,584 @@
+//! HUFF/CDIC, the dictionary compression of Amazon's own MOBI books: the
+//! text is cut into phrases, each phrase is a Huffman code, and the
+//! phrases sit in CDIC records. Our books are mostly the same few runs of
+//! markup between `filepos` digits, so a run is one phrase of a few bits
+//! and a digit about three and a half bits, where PalmDOC spends a byte on
+//! each digit.
+//!
+//! Layout after the readers we test with (KindleUnpack's and calibre's
+//! `HuffcdicReader`, libmobi's `mobi_decompress_huffman`):
+//! - the HUFF record: `HUFF`, 24, offsets of two tables in big-endian
+//!   and of the same two in little-endian; the 256-entry table of 8-bit
+//!   prefixes (code length, terminal flag, max code) and 32 pairs of
+//!   min and max codes, one per code length;
+//! - the CDIC records: `CDIC`, 16, the number of phrases in all, the bits
+//!   of a phrase index held by one record; then 16-bit offsets and the
+//!   phrases, each a 16-bit length whose top bit says "stored as is".
+//!
+//! A reader takes a 32-bit window, looks its top byte up, and for a long
+//! code walks up the lengths while the window is below that length's
+//! smallest code. So longer codes must be numerically smaller: codes are
+//! assigned from the longest length down, each length starting where the
+//! longer ones ended. The phrase of a code is `max_code[len] - code`.
+//!
+//! Invariant: [`decode`] of each record gives back the piece it was made
+//! from, with the readers' own loop; every phrase is stored as is, so no
+//! reader recurses; zero padding at a record's end is never a whole code
+//! (the all-zero code is the longest, and at least 8 bits long).
+
+use std::collections::HashMap;
+
+/// Longest code: the readers take up to 32 bits; fewer keeps the tables
+/// sane.
+const MAX_LEN: u8 = 24;
+
+/// Shortest longest code: a record is padded to a byte with up to seven
+/// zero bits, which must not spell a code.
+const MIN_MAX_LEN: u8 = 8;
+
+/// Runs of markup seen at least this often are one phrase each.
+const MIN_RUN_COUNT: u32 = 2;
+
+/// The dictionary and the Huffman tables, as records, and the text
+/// records coded with them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compressed {
+    /// The HUFF record, then the CDIC records.
+    pub tables: Vec<Vec<u8>>,
+    /// Each piece of text, coded.
+    pub records: Vec<Vec<u8>>,
+}
+
+impl Compressed {
+    /// Bytes of every record, tables included.
+    pub fn len(&self) -> usize {
+        self.tables.iter().chain(&self.records).map(Vec::len).sum()
+    }
+
+    /// Whether there is nothing at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The pieces of a record's text that become phrases: each digit alone,
+/// and the maximal runs between digits.
+fn runs(piece: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = &piece[at..];
+        let first = *rest.first()?;
+        let len = if first.is_ascii_digit() {
+            1
+        } else {
+            rest.iter().position(u8::is_ascii_digit).unwrap_or(rest.len())
+        };
+        at += len;
+        Some(&rest[..len])
+    })
+}
+
+/// A run seen too rarely, cut before each `<`: its tags and text.
+fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = &run[at..];
+        rest.first()?;
+        let len = rest[1..]
+            .iter()
+            .position(|&b| b == b'<')
+            .map_or(rest.len(), |p| p + 1);
+        at += len;
+        Some(&rest[..len])
+    })
+}
+
+/// The phrases and how each piece spells them.
+struct Tokens<'a> {
+    phrases: Vec<&'a [u8]>,
+    counts: Vec<u32>,
+    pieces: Vec<Vec<u32>>,
+}
+
+impl<'a> Tokens<'a> {
+    fn cut(pieces: &[&'a [u8]]) -> Tokens<'a> {
+        let mut run_counts: HashMap<&[u8], u32> = HashMap::new();
+        for piece in pieces {
+            for run in runs(piece).filter(|r| r.len() > 1) {
+                *run_counts.entry(run).or_default() += 1;
+            }
+        }
+        let mut tag_counts: HashMap<&[u8], u32> = HashMap::new();
+        for (run, &n) in &run_counts {
+            if n < MIN_RUN_COUNT {
+                for tag in tags(run).filter(|t| t.len() > 1) {
+                    *tag_counts.entry(tag).or_default() += 1;
+                }
+            }
+        }
+        let mut t = Tokens {
+            phrases: Vec::new(),
+            counts: Vec::new(),
+            pieces: Vec::new(),
+        };
+        let mut ids: HashMap<&[u8], u32> = HashMap::new();
+        let mut bytes = [u32::MAX; 256];
+        let mut add = |t: &mut Tokens<'a>, phrase: &'a [u8], out: &mut Vec<u32>| {
+            let slot = if phrase.len() == 1 {
+                &mut bytes[usize::from(phrase[0])]
+            } else {
+                ids.entry(phrase).or_insert(u32::MAX)
+            };
+            if *slot == u32::MAX {
+                *slot = t.phrases.len() as u32;
+                t.phrases.push(phrase);
+                t.counts.push(0);
+            }
+            t.counts[*slot as usize] += 1;
+            out.push(*slot);
+        };
+        for piece in pieces {
+            let mut out = Vec::new();
+            for run in runs(piece) {
+                if run.len() == 1 || run_counts[run] >= MIN_RUN_COUNT {
+                    add(&mut t, run, &mut out);
+                    continue;
+                }
+                for tag in tags(run) {
+                    if tag.len() > 1 && tag_counts[tag] >= MIN_RUN_COUNT {
+                        add(&mut t, tag, &mut out);
+                    } else {
+                        for i in 0..tag.len() {
+                            add(&mut t, &tag[i..=i], &mut out);
+                        }
+                    }
+                }
+            }
+            t.pieces.push(out);
+        }
+        t
+    }
+}
+
+/// Huffman code lengths for `counts` (all at least 1), at most `MAX_LEN`
+/// and with the longest at least `MIN_MAX_LEN`. Ties break by index, so
+/// the same counts always give the same lengths.
+fn lengths(counts: &[u32]) -> Vec<u8> {
+    let mut weights: Vec<u64> = counts.iter().map(|&c| u64::from(c.max(1))).collect();
+    loop {
+        let mut lens = huffman(&weights);
+        let longest = lens.iter().copied().max().unwrap_or(0);
+        if longest <= MAX_LEN {
+            if longest < MIN_MAX_LEN {
+                // An incomplete code is still a prefix code: lengthen the
+                // rarest phrase so that zero padding spells no code.
+                let rarest = (0..lens.len())
+                    .max_by_key(|&i| (lens[i], std::cmp::Reverse(weights[i]), i))
+                    .expect("at least one phrase");
+                lens[rarest] = MIN_MAX_LEN;
+            }
+            return lens;
+        }
+        // Flatten the counts and try again: the code gets shallower.
+        for w in &mut weights {
+            *w = (*w >> 1) + 1;
+        }
+    }
+}
+
+/// Plain Huffman code lengths, by merging the two lightest nodes.
+fn huffman(weights: &[u64]) -> Vec<u8> {
+    let n = weights.len();
+    if n == 1 {
+        return vec![1];
+    }
+    // Nodes 0..n are leaves; merged nodes follow. Two queues, both sorted.
+    let mut leaves: Vec<usize> = (0..n).collect();
+    leaves.sort_by_key(|&i| (weights[i], i));
+    let mut weight = weights.to_vec();
+    let mut parent = vec![usize::MAX; n];
+    let mut merged: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    let mut leaf_at = 0;
+    let mut take = |weight: &Vec<u64>, merged: &mut std::collections::VecDeque<usize>| {
+        let leaf = leaves.get(leaf_at).copied();
+        let node = merged.front().copied();
+        match (leaf, node) {
+            (Some(l), Some(m)) if weight[m] < weight[l] => merged.pop_front().unwrap(),
+            (Some(l), _) => {
+                leaf_at += 1;
+                l
+            }
+            (None, _) => merged.pop_front().unwrap(),
+        }
+    };
+    for _ in 0..n - 1 {
+        let a = take(&weight, &mut merged);
+        let b = take(&weight, &mut merged);
+        let id = weight.len();
+        weight.push(weight[a] + weight[b]);
+        parent.push(usize::MAX);
+        parent[a] = id;
+        parent[b] = id;
+        merged.push_back(id);
+    }
+    // Depths from the root down: parents always have larger ids.
+    let mut depth = vec![0u8; weight.len()];
+    for id in (0..weight.len() - 1).rev() {
+        depth[id] = depth[parent[id]] + 1;
+    }
+    depth.truncate(n);
+    depth
+}
+
+/// The code of every phrase, and the HUFF tables and phrase order that
+/// make the readers find it.
+struct Code {
+    /// `(code, length)` for each phrase.
+    codes: Vec<(u32, u8)>,
+    /// Phrases in dictionary order: index `max_code[len] - code`.
+    order: Vec<usize>,
+    /// Per length 1..=32: the smallest code and the max code the reader
+    /// subtracts from.
+    min_code: [u32; 33],
+    max_code: [u32; 33],
+}
+
+impl Code {
+    fn new(lens: &[u8]) -> Code {
+        let longest = lens.iter().copied().max().unwrap_or(0);
+        let mut by_len: Vec<Vec<usize>> = vec![Vec::new(); 33];
+        for (i, &l) in lens.iter().enumerate() {
+            by_len[usize::from(l)].push(i);
+        }
+        let mut codes = vec![(0, 0); lens.len()];
+        let mut min_code = [0u32; 33];
+        let mut next = 0u32;
+        for len in (1..=longest).rev() {
+            min_code[usize::from(len)] = next;
+            for (j, &i) in by_len[usize::from(len)].iter().enumerate() {
+                codes[i] = (next + j as u32, len);
+            }
+            next += by_len[usize::from(len)].len() as u32;
+            next = next.div_ceil(2);
+        }
+        // Dictionary order: shortest codes first, and within a length the
+        // highest code first, so index = base + (highest - code).
+        let mut order = Vec::with_capacity(lens.len());
+        let mut max_code = [0u32; 33];
+        for len in 1..=longest {
+            let of_len = &by_len[usize::from(len)];
+            if of_len.is_empty() {
+                continue;
+            }
+            let highest = min_code[usize::from(len)] + of_len.len() as u32 - 1;
+            max_code[usize::from(len)] = order.len() as u32 + highest;
+            order.extend(of_len.iter().rev());
+        }
+        Code {
+            codes,
+            order,
+            min_code,
+            max_code,
+        }
+    }
+
+    /// The HUFF record.
+    fn huff(&self) -> Vec<u8> {
+        let mut table = [0u32; 256];
+        for (prefix, entry) in table.iter_mut().enumerate() {
+            let prefix = prefix as u32;
+            let short = (1..=8u8).find(|&len| {
+                let count = self.count(len);
+                let c = prefix >> (8 - len);
+                count > 0 && (self.min_code[usize::from(len)]..self.min_code[usize::from(len)] + count)
+                    .contains(&c)
+            });
+            *entry = match short {
+                Some(len) => self.max_code[usize::from(len)] << 8 | 0x80 | u32::from(len),
+                // The start of a longer code: the reader walks up from 9.
+                None if self.longest() > 8 => 9,
+                // Spells no code at all (an incomplete code); never read.
+                None => 0x80 | 8,
+            };
+        }
+        let mut pairs = Vec::with_capacity(64);
+        for len in 1..=32 {
+            pairs.push(self.min_code[len]);
+            pairs.push(self.max_code[len]);
+        }
+        let mut r = b"HUFF".to_vec();
+        for v in [24u32, 24, 24 + 1024] {
+            r.extend_from_slice(&v.to_be_bytes());
+        }
+        for v in [24u32 + 1024 + 256, 24 + 2 * 1024 + 256] {
+            r.extend_from_slice(&v.to_be_bytes());
+        }
+        for v in table.iter().chain(&pairs) {
+            r.extend_from_slice(&v.to_be_bytes());
+        }
+        for v in table.iter().chain(&pairs) {
+            r.extend_from_slice(&v.to_le_bytes());
+        }
+        r
+    }
+
+    fn count(&self, len: u8) -> u32 {
+        self.codes.iter().filter(|c| c.1 == len).count() as u32
+    }
+
+    fn longest(&self) -> u8 {
+        self.codes.iter().map(|c| c.1).max().unwrap_or(0)
+    }
+}
+
+/// Bits of phrase index per CDIC record: as many as fit one record's
+/// 16-bit offsets.
+fn cdic_records(phrases: &[&[u8]]) -> Vec<Vec<u8>> {
+    let total = phrases.len();
+    let mut bits = usize::BITS - total.max(2).saturating_sub(1).leading_zeros();
+    loop {
+        let per = 1usize << bits;
+        let fits = phrases
+            .chunks(per)
+            .all(|c| 2 * c.len() + c.iter().map(|p| p.len() + 2).sum::<usize>() <= 0xffff);
+        if fits {
+            return phrases
+                .chunks(per)
+                .map(|chunk| {
+                    let mut r = b"CDIC".to_vec();
+                    for v in [16, total as u32, bits] {
+                        r.extend_from_slice(&v.to_be_bytes());
+                    }
+                    let mut offset = 2 * chunk.len();
+                    for p in chunk {
+                        r.extend_from_slice(&(offset as u16).to_be_bytes());
+                        offset += 2 + p.len();
+                    }
+                    for p in chunk {
+                        r.extend_from_slice(&(p.len() as u16 | 0x8000).to_be_bytes());
+                        r.extend_from_slice(p);
+                    }
+                    r
+                })
+                .collect();
+        }
+        bits -= 1;
+    }
+}
+
+/// Codes every piece (a text record's text, at most 4,096 bytes each) with
+/// one dictionary made for all of them.
+pub fn compress(pieces: &[&[u8]]) -> Compressed {
+    let tokens = Tokens::cut(pieces);
+    if tokens.phrases.is_empty() {
+        return Compressed {
+            tables: Vec::new(),
+            records: pieces.iter().map(|_| Vec::new()).collect(),
+        };
+    }
+    let code = Code::new(&lengths(&tokens.counts));
+    let records = tokens
+        .pieces
+        .iter()
+        .map(|symbols| {
+            let mut out = Vec::new();
+            let (mut acc, mut have) = (0u64, 0u32);
+            for &s in symbols {
+                let (c, len) = code.codes[s as usize];
+                acc = acc << len | u64::from(c);
+                have += u32::from(len);
+                while have >= 8 {
+                    have -= 8;
+                    out.push((acc >> have) as u8);
+                }
+            }
+            if have > 0 {
+                out.push((acc << (8 - have)) as u8);
+            }
+            out
+        })
+        .collect();
+    let ordered: Vec<&[u8]> = code.order.iter().map(|&i| tokens.phrases[i]).collect();
+    let mut tables = vec![code.huff()];
+    tables.extend(cdic_records(&ordered));
+    Compressed { tables, records }
+}
+
+/// A reader of HUFF/CDIC records, as KindleUnpack, calibre and libmobi
+/// read them; for the tests.
+pub struct Reader {
+    table: Vec<(u8, bool, u64)>,
+    min_code: Vec<u64>,
+    max_code: Vec<u64>,
+    phrases: Vec<(Vec<u8>, bool)>,
+}
+
+fn be32(r: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(r.get(at..at + 4)?.try_into().ok()?))
+}
+
+impl Reader {
+    /// Reads the HUFF record and then the CDIC records.
+    pub fn new(tables: &[&[u8]]) -> Option<Reader> {
+        let (huff, cdics) = tables.split_first()?;
+        if huff.get(..8)? != b"HUFF\0\0\0\x18" {
+            return None;
+        }
+        let (off1, off2) = (be32(huff, 8)? as usize, be32(huff, 12)? as usize);
+        let mut table = Vec::with_capacity(256);
+        for i in 0..256 {
+            let v = be32(huff, off1 + 4 * i)?;
+            let len = (v & 0x1f) as u8;
+            if len == 0 || (len <= 8 && v & 0x80 == 0) {
+                return None;
+            }
+            let max = ((u64::from(v >> 8) + 1) << (32 - len)) - 1;
+            table.push((len, v & 0x80 != 0, max));
+        }
+        let (mut min_code, mut max_code) = (vec![0], vec![u64::MAX]);
+        for len in 1..=32 {
+            let at = off2 + 8 * (len - 1);
+            min_code.push(u64::from(be32(huff, at)?) << (32 - len));
+            max_code.push(((u64::from(be32(huff, at + 4)?) + 1) << (32 - len)) - 1);
+        }
+        let mut phrases = Vec::new();
+        for cdic in cdics {
+            if cdic.get(..8)? != b"CDIC\0\0\0\x10" {
+                return None;
+            }
+            let (total, bits) = (be32(cdic, 8)? as usize, be32(cdic, 12)?);
+            let n = (1usize << bits).min(total.checked_sub(phrases.len())?);
+            for i in 0..n {
+                let at = 16 + usize::from(u16::from_be_bytes(
+                    cdic.get(16 + 2 * i..18 + 2 * i)?.try_into().ok()?,
+                ));
+                let len = u16::from_be_bytes(cdic.get(at..at + 2)?.try_into().ok()?);
+                let bytes = cdic.get(at + 2..at + 2 + usize::from(len & 0x7fff))?;
+                phrases.push((bytes.to_vec(), len & 0x8000 != 0));
+            }
+        }
+        Some(Reader {
+            table,
+            min_code,
+            max_code,
+            phrases,
+        })
+    }
+
+    /// Decodes one record, with the readers' loop: a 32-bit window, the
+    /// top byte's entry, a walk up the lengths for long codes, and a stop
+    /// once a code would run past the data.
+    pub fn decode(&self, data: &[u8]) -> Option<Vec<u8>> {
+        let mut padded = data.to_vec();
+        padded.extend_from_slice(&[0; 8]);
+        let word = |pos: usize| u64::from_be_bytes(padded[pos..pos + 8].try_into().unwrap());
+        let mut bits_left = 8 * data.len() as i64;
+        let (mut pos, mut n) = (0, 32i64);
+        let mut x = word(0);
+        let mut out = Vec::new();
+        loop {
+            if n <= 0 {
+                pos += 4;
+                x = word(pos);
+                n += 32;
+            }
+            let code = (x >> n) & 0xffff_ffff;
+            let (mut len, term, mut max) = self.table[(code >> 24) as usize];
+            if !term {
+                while code < self.min_code[usize::from(len)] {
+                    len += 1;
+                    if len > 32 {
+                        return None;
+                    }
+                }
+                max = self.max_code[usize::from(len)];
+            }
+            n -= i64::from(len);
+            bits_left -= i64::from(len);
+            if bits_left < 0 {
+                return Some(out);
+            }
+            let index = (max.checked_sub(code)? >> (32 - len)) as usize;
+            let (bytes, whole) = self.phrases.get(index)?;
+            if !whole {
+                // We never write these; the readers would recurse.
+                return None;
+            }
+            out.extend_from_slice(bytes);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn round_trip(pieces: &[&[u8]]) -> Compressed {
+        let c = compress(pieces);
+        let tables: Vec<&[u8]> = c.tables.iter().map(Vec::as_slice).collect();
+        let reader = Reader::new(&tables).expect("tables read back");
+        for (piece, rec) in pieces.iter().zip(&c.records) {
+            assert_eq!(reader.decode(rec).as_deref(), Some(*piece));
+        }
+        c
+    }
+
+    #[test]
+    fn book_like_markup_round_trips_and_beats_palmdoc() {
+        let mut text = Vec::new();
+        for i in 0..3000u32 {
+            text.extend_from_slice(
+                format!(
+                    "<mbp:pagebreak/><div><a filepos={:07}><img recindex=1></a><img recindex=2>\
+                     <br><a filepos={:07}><img recindex=1></a><br>O to move</div>",
+                    i * 353 % 999_983,
+                    i * 7919 % 999_983
+                )
+                .as_bytes(),
+            );
+        }
+        let pieces: Vec<&[u8]> = text.chunks(4096).collect();
+        let c = round_trip(&pieces);
+        let palmdoc: usize = pieces
+            .iter()
+            .map(|p| super::super::palmdoc::compress(p).len())
+            .sum();
+        assert!(c.len() * 2 < palmdoc, "{} vs {palmdoc}", c.len());
+    }
+
+    #[test]
+    fn tiny_and_odd_texts_round_trip() {
+        round_trip(&[b"a"]);
+        round_trip(&[b"aaaaaaa"]);
+        round_trip(&[b"12", b"<p>x</p><p>x</p>"]);
+        round_trip(&["caf\u{e9} \u{2014} na\u{ef}ve".as_bytes()]);
+        let all: Vec<u8> = (0..=255).collect();
+        round_trip(&[&all, &all[..17]]);
+    }
+
+    #[test]
+    fn long_codes_are_limited_and_tables_are_consistent() {
+        // Fibonacci counts make the deepest possible Huffman tree.
+        let mut counts = vec![1u32, 1];
+        while counts.len() < 40 {
+            let n = counts.len();
+            counts.push(counts[n - 1].saturating_add(counts[n - 2]));
+        }
+        let lens = lengths(&counts);
+        assert!(lens.iter().all(|&l| (1..=MAX_LEN).contains(&l)));
+        let kraft: f64 = lens.iter().map(|&l| 0.5f64.powi(i32::from(l))).sum();
+        assert!(kraft <= 1.0 + 1e-12);
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_round_trips(text in proptest::collection::vec(
+            prop_oneof![Just(b'<'), Just(b'a'), Just(b'>'), Just(b'7'), Just(b'0'), any::<u8>()],
+            1..9000,
+        )) {
+            let pieces: Vec<&[u8]> = text.chunks(4096).collect();
+            round_trip(&pieces);
+        }
+    }
+}
