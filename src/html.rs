@@ -67,8 +67,12 @@ fn up(game: u16) -> &'static str {
 /// A nav link's `href` from a page of `edition`'s game `game`.
 fn href(edition: &Edition, game: u16, link: Link) -> String {
     match link {
-        Link::Here(Target::Board { board, .. }) => page_name(board),
-        Link::Here(Target::Contents) => format!("{}index.html#{}", up(game), edition.slug),
+        Link::Here(Target::Board { board, .. }) | Link::Web(Target::Board { board, .. }) => {
+            page_name(board)
+        }
+        Link::Here(Target::Contents) | Link::Web(Target::Contents) => {
+            format!("{}index.html#{}", up(game), edition.slug)
+        }
         Link::Across(slug, board) => format!("{}{slug}/{}", up(game), page_name(board)),
         Link::File(name) => name.to_string(),
     }

@@ -7,6 +7,7 @@
 //! formats only lay out and never decide what links where; the names of
 //! the square images and the rows of three live here and nowhere else.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::board::{Board, Cell, Player, Square, Status, anchor};
@@ -46,10 +47,15 @@ impl Target {
 }
 
 /// A link below a heading or a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Link {
     /// A screen of this edition, or its contents: every format has it.
     Here(Target),
+    /// A screen of this edition that only the web links to. A book shares
+    /// screens that are the same in every game (see
+    /// [`Edition::for_books`]), so a shared screen cannot say which game
+    /// to go back to.
+    Web(Target),
     /// The same board in the edition with this slug: web pages only, since
     /// each book holds one edition.
     Across(&'static str, Board),
@@ -105,7 +111,7 @@ impl fmt::Display for Verdict {
 }
 
 /// The analysis note on an empty square.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Note {
     /// What the move is worth.
     pub verdict: Verdict,
@@ -114,7 +120,7 @@ pub struct Note {
 }
 
 /// One square as a screen shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SquareView {
     /// Which square.
     pub square: Square,
@@ -160,7 +166,7 @@ impl SquareView {
 }
 
 /// One board's screen: a page on the web, a page in a book.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Screen {
     /// This screen's own address.
     pub target: Target,
@@ -336,6 +342,62 @@ impl Edition {
             .filter(|(_, u)| *u)
             .map(|(n, _)| *n)
             .collect()
+    }
+
+    /// The edition as a book shows it: the nav a book keeps (links of
+    /// the edition, once a game is over), and each set of identical
+    /// screens as one screen. Screens are identical when their board,
+    /// words and links are, links compared after merging; so two games
+    /// that end alike share their last pages. Square links always add
+    /// marks, so one pass from the fullest boards down finds every merge.
+    pub fn for_books(&self) -> Edition {
+        let mut order: Vec<usize> = (0..self.screens.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.screens[i].board.marks()));
+        let mut merged: HashMap<Target, Target> = HashMap::new();
+        let mut kept = vec![None; self.screens.len()];
+        let mut seen: HashMap<Screen, Target> = HashMap::new();
+        for i in order {
+            let old = &self.screens[i];
+            let follow = |t: Target| merged.get(&t).copied().unwrap_or(t);
+            let mut s = old.clone();
+            s.nav = old
+                .book_nav()
+                .map(|(t, words)| (Link::Here(follow(t)), words))
+                .collect();
+            for square in &mut s.squares {
+                square.link = square.link.map(follow);
+            }
+            s.target = Target::Contents;
+            let canonical = *seen.entry(s.clone()).or_insert(old.target);
+            merged.insert(old.target, canonical);
+            if canonical == old.target {
+                s.target = old.target;
+                kept[i] = Some(s);
+            }
+        }
+        // A link to a screen merged after the linking screen was looked
+        // at (only ever a nav link back up) still lands on the one kept.
+        let follow = |t: Target| merged.get(&t).copied().unwrap_or(t);
+        for s in kept.iter_mut().flatten() {
+            for square in &mut s.squares {
+                square.link = square.link.map(follow);
+            }
+            for (link, _) in &mut s.nav {
+                if let Link::Here(t) = link {
+                    *t = follow(*t);
+                }
+            }
+        }
+        Edition {
+            contents: self
+                .contents
+                .iter()
+                .map(|(line, t)| (line.clone(), follow(*t)))
+                .collect(),
+            screens: kept.into_iter().flatten().collect(),
+            files: Vec::new(),
+            ..*self
+        }
     }
 }
 

@@ -296,11 +296,14 @@ fn render_books(
         .chain([ebook::COVER])
         .map(|n| (n, assets.get(&format!("{n}.gif"))))
         .collect();
+    let book = timed(timings, &format!("{} book screens", edition.slug), || {
+        edition.for_books()
+    });
     ebook::FORMATS
         .iter()
         .map(|(suffix, budget, write)| {
             let file = format!("{EBOOKS}/{}{suffix}", edition.book_stem());
-            let bytes = timed(timings, &file, || write(edition, &images));
+            let bytes = timed(timings, &file, || write(&book, &images));
             let budget = match budget {
                 ebook::Budget::Mobi => Some(budgets.mobi),
                 ebook::Budget::Epub => Some(budgets.epub),

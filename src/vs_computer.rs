@@ -198,7 +198,9 @@ impl Game {
             s.lines
                 .push(format!("The computer played {}.", square.name()));
         }
-        let again = Link::Here(self.at(self.start));
+        // Only the web says "Play again": the book shares a game's last
+        // pages with other games that end alike, and offers the contents.
+        let again = Link::Web(self.at(self.start));
         s.nav = if board.is_over() {
             vec![
                 (again, "Play again"),
@@ -336,6 +338,49 @@ mod tests {
                 game.describe(),
                 game.pages.len()
             );
+        }
+    }
+
+    #[test]
+    fn the_book_shares_screens_and_plays_every_game_the_same() {
+        let s = solver();
+        for level in Level::ALL {
+            let settings = Settings {
+                level: Some(level),
+                ..Settings::default()
+            };
+            let games = games(&settings, &s);
+            let web = edition(&games);
+            let book = web.for_books();
+            assert!(book.screens.len() < web.screens.len(), "{level}");
+            let screens: std::collections::HashMap<Target, &Screen> =
+                book.screens.iter().map(|s| (s.target, s)).collect();
+            assert_eq!(screens.len(), book.screens.len());
+            for (game, (_, start)) in games.iter().zip(&book.contents) {
+                let mut stack = vec![(game.start, *start)];
+                while let Some((board, at)) = stack.pop() {
+                    let screen = screens[&at];
+                    assert_eq!(screen.board, board);
+                    assert_eq!(screen.heading, game.heading(board));
+                    for (view, square) in screen.squares.iter().zip(Square::ALL) {
+                        let next = board
+                            .legal_moves()
+                            .contains(square)
+                            .then(|| game.target(board, square));
+                        match (next.flatten(), view.link) {
+                            (Some(next), Some(at)) => stack.push((next, at)),
+                            (None, None) => {}
+                            other => panic!("{}: {board} {square:?}: {other:?}", game.describe()),
+                        }
+                    }
+                    let nav: Vec<_> = screen.book_nav().collect();
+                    if board.is_over() {
+                        assert_eq!(nav, [(Target::Contents, "Choose another game")]);
+                    } else {
+                        assert!(nav.is_empty());
+                    }
+                }
+            }
         }
     }
 

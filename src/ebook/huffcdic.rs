@@ -71,7 +71,9 @@ fn runs(piece: &[u8]) -> impl Iterator<Item = &[u8]> {
         let len = if first.is_ascii_digit() {
             1
         } else {
-            rest.iter().position(u8::is_ascii_digit).unwrap_or(rest.len())
+            rest.iter()
+                .position(u8::is_ascii_digit)
+                .unwrap_or(rest.len())
         };
         at += len;
         Some(&rest[..len])
@@ -290,8 +292,9 @@ impl Code {
             let short = (1..=8u8).find(|&len| {
                 let count = self.count(len);
                 let c = prefix >> (8 - len);
-                count > 0 && (self.min_code[usize::from(len)]..self.min_code[usize::from(len)] + count)
-                    .contains(&c)
+                count > 0
+                    && (self.min_code[usize::from(len)]..self.min_code[usize::from(len)] + count)
+                        .contains(&c)
             });
             *entry = match short {
                 Some(len) => self.max_code[usize::from(len)] << 8 | 0x80 | u32::from(len),
@@ -449,9 +452,10 @@ impl Reader {
             let (total, bits) = (be32(cdic, 8)? as usize, be32(cdic, 12)?);
             let n = (1usize << bits).min(total.checked_sub(phrases.len())?);
             for i in 0..n {
-                let at = 16 + usize::from(u16::from_be_bytes(
-                    cdic.get(16 + 2 * i..18 + 2 * i)?.try_into().ok()?,
-                ));
+                let at = 16
+                    + usize::from(u16::from_be_bytes(
+                        cdic.get(16 + 2 * i..18 + 2 * i)?.try_into().ok()?,
+                    ));
                 let len = u16::from_be_bytes(cdic.get(at..at + 2)?.try_into().ok()?);
                 let bytes = cdic.get(at + 2..at + 2 + usize::from(len & 0x7fff))?;
                 phrases.push((bytes.to_vec(), len & 0x8000 != 0));

@@ -10,8 +10,8 @@
 
 use std::collections::HashMap;
 
-use super::{huffcdic, palmdoc};
 use super::{AUTHOR, COVER, caption, intro};
+use super::{huffcdic, palmdoc};
 use crate::screen::{Edition, Target};
 
 /// Uncompressed bytes of text per record.
@@ -560,7 +560,10 @@ mod tests {
             assert_eq!(u32_at(r0, 0x80), 0x50);
             assert_eq!(u32_at(r0, 0xa4), 0xffff_ffff);
             assert_eq!(u32_at(r0, 0xa8), 0xffff_ffff);
-            assert_eq!(usize::from(u16::from_be_bytes([r0[0xc2], r0[0xc3]])), first_image + 1);
+            assert_eq!(
+                usize::from(u16::from_be_bytes([r0[0xc2], r0[0xc3]])),
+                first_image + 1
+            );
             assert_eq!(u32_at(r0, 0xc8) as usize, first_image + 3);
             assert_eq!(u32_at(r0, 0xd0) as usize, first_image + 2);
             assert_eq!(u16::from_be_bytes([r0[0xf2], r0[0xf3]]), 1);
