@@ -85,12 +85,22 @@ fn game_of(target: Target) -> u16 {
     }
 }
 
-/// One screen as a page, minified. The title says the position in words
-/// ([`spoken_title`]), so the history list (the back button is undo) tells
-/// positions apart and a screen reader reads it as words. The squares are a
-/// table of three rows, so assistive technology and text browsers see the
-/// rows.
-pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
+/// One screen as a page, unminified: the template. The title says the
+/// position in words ([`spoken_title`]), so the history list (the back
+/// button is undo) tells positions apart and a screen reader reads it as
+/// words. The squares are a table of three rows, so assistive technology
+/// and text browsers see the rows.
+pub fn page_markup(edition: &Edition, screen: &Screen) -> Markup {
+    let body = html! {
+        h1 { (screen.heading) }
+        @for line in &screen.lines { p { (line) } }
+        table { @for row in screen.rows() { tr { @for s in row { td { (WebSquare(s)) } } } } }
+    };
+    layout(&spoken_title(screen.board), false, &nav(edition, screen), body)
+}
+
+/// A page's navigation links: home, then the screen's own.
+fn nav(edition: &Edition, screen: &Screen) -> Vec<(String, &'static str)> {
     let game = game_of(screen.target);
     let mut nav = vec![(format!("{}index.html", up(game)), "Home")];
     nav.extend(
@@ -99,12 +109,100 @@ pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
             .iter()
             .map(|(link, words)| (href(edition, game, *link), *words)),
     );
-    let body = html! {
-        h1 { (screen.heading) }
-        @for line in &screen.lines { p { (line) } }
-        table { @for row in screen.rows() { tr { @for s in row { td { (WebSquare(s)) } } } } }
-    };
-    minify(&layout(&spoken_title(screen.board), false, &nav, body))
+    nav
+}
+
+/// One screen as a page, minified: [`page_markup`] as minify-html writes
+/// it, assembled directly. Minifying each of thousands of pages cost more
+/// than everything else a page takes; the tests check on every page that
+/// these bytes are what minify-html makes of the template, and that
+/// minify-html leaves them as they are.
+pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
+    let mut w = Minified(String::with_capacity(1024));
+    w.0.push_str(
+        "<!doctype html><html lang=en><meta charset=utf-8>\
+<meta content=\"width=device-width\" name=viewport><title>",
+    );
+    w.text(&spoken_title(screen.board));
+    w.0.push_str("</title><link href=s.css rel=stylesheet><main><p>");
+    // A paragraph's end tag goes: a heading or another paragraph closes it.
+    for (i, (href, words)) in nav(edition, screen).iter().enumerate() {
+        if i > 0 {
+            w.0.push(' ');
+        }
+        w.0.push_str("<a href=");
+        w.attr(href);
+        w.0.push('>');
+        w.text(words);
+        w.0.push_str("</a>");
+    }
+    w.0.push_str("<h1>");
+    w.text(&screen.heading);
+    w.0.push_str("</h1>");
+    for line in &screen.lines {
+        w.0.push_str("<p>");
+        w.text(line);
+    }
+    // Cells and rows close themselves.
+    w.0.push_str("<table>");
+    for row in screen.rows() {
+        w.0.push_str("<tr>");
+        for s in row {
+            w.0.push_str("<td>");
+            let link = match s.link {
+                Some(Target::Board { board, .. }) => Some(page_name(board)),
+                Some(Target::Contents) | None => None,
+            };
+            if let Some(href) = &link {
+                w.0.push_str("<a href=");
+                w.attr(href);
+                w.0.push('>');
+            }
+            w.0.push_str("<img alt=");
+            w.attr(&s.label);
+            w.0.push_str(" src=");
+            w.0.push_str(s.image());
+            w.0.push_str(".svg>");
+            if link.is_some() {
+                w.0.push_str("</a>");
+            }
+        }
+    }
+    w.0.push_str("</table></main>");
+    w.0.into_bytes()
+}
+
+/// Markup written the way minify-html writes it.
+struct Minified(String);
+
+impl Minified {
+    /// Text: only `&` and `<` need escaping.
+    fn text(&mut self, s: &str) {
+        for c in s.chars() {
+            match c {
+                '&' => self.0.push_str("&amp;"),
+                '<' => self.0.push_str("&lt;"),
+                c => self.0.push(c),
+            }
+        }
+    }
+
+    /// An attribute value: bare when nothing in it ends or quotes a value,
+    /// otherwise in double quotes (our values hold no quote marks).
+    fn attr(&mut self, v: &str) {
+        let bare = !v.is_empty()
+            && !v
+                .bytes()
+                .any(|b| b.is_ascii_whitespace() || b"\"'=<>`".contains(&b));
+        assert!(!v.contains('"'), "an attribute with a quote mark: {v}");
+        if bare {
+            self.text(v);
+        } else {
+            self.0.push('"');
+            self.text(v);
+            self.0.push('"');
+        }
+    }
 }
 
 /// The web path of a screen, from the site root.
@@ -143,8 +241,12 @@ pub fn render(edition: &Edition, assets: &Assets) -> Vec<OutFile> {
 
 /// Minifies one page with minify-html's spec-compliant settings.
 pub fn minify(markup: &Markup) -> Vec<u8> {
-    let cfg = minify_html::Cfg::new();
-    minify_html::minify(markup.0.as_bytes(), &cfg)
+    minify_bytes(markup.0.as_bytes())
+}
+
+/// Minifies HTML bytes with minify-html's spec-compliant settings.
+pub fn minify_bytes(html: &[u8]) -> Vec<u8> {
+    minify_html::minify(html, &minify_html::Cfg::new())
 }
 
 #[cfg(test)]
@@ -164,5 +266,21 @@ mod tests {
         let screen = edition.screens.iter().find(|s| s.board == b).unwrap();
         let page = String::from_utf8(page(&edition, screen)).unwrap();
         expect_test::expect_file!["../tests/snapshots/two-player-page.html"].assert_eq(&page);
+    }
+
+    /// Every page of every edition, assembled directly, is byte for byte
+    /// what minify-html makes of its template.
+    #[test]
+    fn every_page_is_its_minified_template() {
+        let solver = crate::solver::Solver::new(StateGraph::new());
+        let games = crate::vs_computer::games(&Default::default(), &solver);
+        for edition in crate::site::editions(&solver, &games) {
+            let pages = crate::par::map(&edition.screens, |s| {
+                (page(&edition, s) == minify(&page_markup(&edition, s))).then_some(())
+            });
+            for (s, ok) in edition.screens.iter().zip(pages) {
+                assert!(ok.is_some(), "{}: {:?}", edition.slug, s.target);
+            }
+        }
     }
 }

@@ -7,6 +7,7 @@
 //! formats only lay out and never decide what links where; the names of
 //! the square images and the rows of three live here and nowhere else.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -350,7 +351,17 @@ impl Edition {
     /// words and links are, links compared after merging; so two games
     /// that end alike share their last pages. Square links always add
     /// marks, so one pass from the fullest boards down finds every merge.
-    pub fn for_books(&self) -> Edition {
+    ///
+    /// An edition of one game holds each board once, so nothing merges and
+    /// it is its own book (formats keep only [`Screen::book_nav`]).
+    pub fn for_books(&self) -> Cow<'_, Edition> {
+        let one_game = self
+            .screens
+            .iter()
+            .all(|s| matches!(s.target, Target::Board { game: 0, .. }));
+        if one_game {
+            return Cow::Borrowed(self);
+        }
         let mut order: Vec<usize> = (0..self.screens.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(self.screens[i].board.marks()));
         let mut merged: HashMap<Target, Target> = HashMap::new();
@@ -388,7 +399,7 @@ impl Edition {
                 }
             }
         }
-        Edition {
+        Cow::Owned(Edition {
             contents: self
                 .contents
                 .iter()
@@ -397,7 +408,7 @@ impl Edition {
             screens: kept.into_iter().flatten().collect(),
             files: Vec::new(),
             ..*self
-        }
+        })
     }
 }
 

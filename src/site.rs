@@ -142,12 +142,37 @@ pub struct Report {
     pub largest_page: (String, usize),
     /// Each book file, its size and its budget.
     pub books: Vec<BookReport>,
-    /// How long each step of rendering took (books run beside the web
-    /// pages, on a second thread).
-    pub timings: Vec<(String, Duration)>,
+    /// How long each step of rendering took, in wall time and in CPU
+    /// time over all threads. Steps run one after another, each on every
+    /// core; a book's own line is the wall time of its job within "books".
+    pub timings: Vec<Timing>,
     /// What the build could not tidy away, such as a file of the old
     /// output that could not be deleted: one line each.
     pub warnings: Vec<String>,
+}
+
+/// One step of a build and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// What the step made.
+    pub step: String,
+    /// Wall time.
+    pub wall: Duration,
+    /// CPU time of the whole process (all threads) during the step, if
+    /// measured.
+    pub cpu: Option<Duration>,
+}
+
+/// CPU time the process has used so far, all threads together.
+fn process_cpu() -> Duration {
+    // SAFETY: getrusage fills the struct it is given and nothing else.
+    let usage = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 /// One book file's size against its budget.
@@ -254,10 +279,14 @@ pub fn home_page(editions: &[Edition]) -> Vec<u8> {
 }
 
 /// Runs `f`, noting how long it took under `name`.
-fn timed<T>(timings: &mut Vec<(String, Duration)>, name: &str, f: impl FnOnce() -> T) -> T {
-    let start = Instant::now();
+fn timed<T>(timings: &mut Vec<Timing>, step: &str, f: impl FnOnce() -> T) -> T {
+    let (start, cpu) = (Instant::now(), process_cpu());
     let out = f();
-    timings.push((name.to_string(), start.elapsed()));
+    timings.push(Timing {
+        step: step.to_string(),
+        wall: start.elapsed(),
+        cpu: Some(process_cpu() - cpu),
+    });
     out
 }
 
@@ -282,46 +311,45 @@ pub fn two_player_files(graph: &StateGraph, assets: &Assets) -> Vec<OutFile> {
     html::render(&two_player::edition(graph), assets)
 }
 
-/// An edition in every book format, with each file's size against its
-/// budget.
-fn render_books(
+/// One book: an edition (as books show it) in one format, with its size
+/// against its budget and the wall time its job took.
+fn render_book(
     edition: &Edition,
+    format: &(&str, ebook::Budget, ebook::Writer),
     assets: &Assets,
     budgets: Budgets,
-    timings: &mut Vec<(String, Duration)>,
-) -> Vec<(OutFile, BookReport)> {
+) -> (OutFile, BookReport, Timing) {
+    let (suffix, budget, write) = format;
+    let start = Instant::now();
     let images: Vec<(&str, &[u8])> = edition
         .images()
         .into_iter()
         .chain([ebook::COVER])
         .map(|n| (n, assets.get(&format!("{n}.gif"))))
         .collect();
-    let book = timed(timings, &format!("{} book screens", edition.slug), || {
-        edition.for_books()
-    });
-    ebook::FORMATS
-        .iter()
-        .map(|(suffix, budget, write)| {
-            let file = format!("{EBOOKS}/{}{suffix}", edition.book_stem());
-            let bytes = timed(timings, &file, || write(&book, &images));
-            let budget = match budget {
-                ebook::Budget::Mobi => Some(budgets.mobi),
-                ebook::Budget::Epub => Some(budgets.epub),
-                ebook::Budget::None => None,
-            };
-            let report = BookReport {
-                file: file.clone(),
-                bytes: bytes.len(),
-                budget,
-            };
-            (OutFile::new(file, bytes), report)
-        })
-        .collect()
+    let file = format!("{EBOOKS}/{}{suffix}", edition.book_stem());
+    let bytes = write(edition, &images);
+    let budget = match budget {
+        ebook::Budget::Mobi => Some(budgets.mobi),
+        ebook::Budget::Epub => Some(budgets.epub),
+        ebook::Budget::None => None,
+    };
+    let report = BookReport {
+        file: file.clone(),
+        bytes: bytes.len(),
+        budget,
+    };
+    let timing = Timing {
+        step: format!("  {file}"),
+        wall: start.elapsed(),
+        cpu: None,
+    };
+    (OutFile::new(file, bytes), report, timing)
 }
 
-/// Renders the whole site into memory: every edition in every format. The
-/// books and the web pages are made on two threads: the machine this is
-/// built for has two cores.
+/// Renders the whole site into memory: every edition in every format.
+/// Each step runs on every core ([`crate::par`]): the pages screen by
+/// screen, the books as one job each, the largest first.
 pub fn render(options: &Options, assets: &Assets) -> Rendered {
     let mut timings = Vec::new();
     let rules = Rules {
@@ -338,25 +366,36 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
         files: Vec::new(),
         report: Report::default(),
     };
-    let (books, book_timings) = std::thread::scope(|scope| {
-        let books = scope.spawn(|| {
-            let mut t = Vec::new();
-            let made: Vec<_> = editions
-                .iter()
-                .flat_map(|e| render_books(e, assets, options.budgets, &mut t))
-                .collect();
-            (made, t)
+    site.add_parts(home_files(assets, &editions));
+    for e in &editions {
+        let files = timed(&mut timings, &format!("{} pages", e.slug), || {
+            html::render(e, assets)
         });
-        site.add_parts(home_files(assets, &editions));
-        for e in &editions {
-            let files = timed(&mut timings, &format!("{} pages", e.slug), || {
-                html::render(e, assets)
-            });
-            site.add_parts(files);
-        }
-        books.join().expect("book thread panicked")
+        site.add_parts(files);
+    }
+    let books = timed(&mut timings, "book screens (shared across games)", || {
+        editions.iter().map(Edition::for_books).collect::<Vec<_>>()
     });
-    timings.extend(book_timings);
+    let mut jobs: Vec<(&Edition, &(&str, ebook::Budget, ebook::Writer))> = books
+        .iter()
+        .flat_map(|b| ebook::FORMATS.iter().map(move |f| (&**b, f)))
+        .collect();
+    // The EPUBs (deflate) and MOBIs take longest; start them first.
+    jobs.sort_by_key(|(_, (suffix, ..))| ebook::FORMATS.iter().position(|f| f.0 == *suffix));
+    let made = timed(&mut timings, "books", || {
+        crate::par::map(&jobs, |(edition, format)| {
+            render_book(edition, format, assets, options.budgets)
+        })
+    });
+    let mut made: Vec<_> = made.into_iter().collect();
+    // Report and write the books in edition order, whatever ran first.
+    made.sort_by_key(|(file, ..)| {
+        let stem = file.path.split('/').nth(1).unwrap_or_default().to_string();
+        (
+            editions.iter().position(|e| stem.starts_with(&e.book_stem())),
+            ebook::FORMATS.iter().position(|f| stem.ends_with(f.0)),
+        )
+    });
     let mut images: Vec<&str> = editions.iter().flat_map(Edition::images).collect();
     images.sort_by_key(|n| IMAGES.iter().position(|i| i == n));
     images.dedup();
@@ -365,9 +404,10 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
         let file = format!("{n}.gif");
         OutFile::new(format!("{EBOOKS}/{file}"), assets.get(&file))
     }));
-    for (file, report) in books {
+    for (file, report, timing) in made {
         site.report.books.push(report);
         site.files.push(file);
+        timings.push(timing);
     }
     site.report.timings = timings;
     site.finish()

@@ -8,7 +8,6 @@
 //! inside the package.
 
 use std::collections::HashMap;
-use std::io::Write;
 
 use super::{AUTHOR, caption, intro};
 use crate::screen::{Edition, Screen, Target};
@@ -235,30 +234,67 @@ pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
     zip(&files)
 }
 
-/// Zips `files` after a stored `mimetype`, with fixed dates.
+/// Zips `files` after a stored `mimetype`, dated 1980-01-01 (the zip
+/// format's first day) so that builds are byte-identical. The files are
+/// deflated at once on every core; PNGs, compressed already, are stored.
 fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
-    use zip::write::SimpleFileOptions;
-    use zip::{CompressionMethod, DateTime};
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let stored = SimpleFileOptions::default()
-        .compression_method(CompressionMethod::Stored)
-        .last_modified_time(DateTime::default());
-    let deflated = stored
-        .compression_method(CompressionMethod::Deflated)
-        .compression_level(Some(9));
-    let write = |w: &mut zip::ZipWriter<_>, name: &str, opts, bytes: &[u8]| {
-        w.start_file(name, opts).expect("in-memory zip");
-        w.write_all(bytes).expect("in-memory zip");
-    };
-    write(&mut w, "mimetype", stored, b"application/epub+zip");
-    for (name, bytes) in files {
-        // PNGs are compressed already.
-        let opts = if name.ends_with(".png") {
-            stored
+    let mimetype = ("mimetype".to_string(), b"application/epub+zip".to_vec());
+    let all: Vec<&(String, Vec<u8>)> = std::iter::once(&mimetype).chain(files).collect();
+    let packed = crate::par::map(&all, |(name, bytes)| {
+        if name == "mimetype" || name.ends_with(".png") {
+            (0u16, bytes.clone())
         } else {
-            deflated
+            use std::io::Write as _;
+            let mut z = flate2::write::DeflateEncoder::new(
+                Vec::with_capacity(bytes.len() / 8),
+                flate2::Compression::best(),
+            );
+            z.write_all(bytes).expect("in-memory deflate");
+            (8, z.finish().expect("in-memory deflate"))
+        }
+    });
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    let le16 = |v: &mut Vec<u8>, x: usize| v.extend_from_slice(&(x as u16).to_le_bytes());
+    let le32 = |v: &mut Vec<u8>, x: usize| v.extend_from_slice(&(x as u32).to_le_bytes());
+    for ((name, bytes), (method, data)) in all.iter().zip(&packed) {
+        let crc = crc32fast::hash(bytes) as usize;
+        let offset = out.len();
+        // Version 2.0, no flags, the method, time 00:00, date 1980-01-01.
+        let fields = |v: &mut Vec<u8>| {
+            le16(v, 20);
+            le16(v, 0);
+            le16(v, usize::from(*method));
+            le16(v, 0);
+            le16(v, 0x21);
+            le32(v, crc);
+            le32(v, data.len());
+            le32(v, bytes.len());
+            le16(v, name.len());
+            le16(v, 0);
         };
-        write(&mut w, name, opts, bytes);
+        out.extend_from_slice(b"PK\x03\x04");
+        fields(&mut out);
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(data);
+        central.extend_from_slice(b"PK\x01\x02");
+        le16(&mut central, 20); // made by: version 2.0, MS-DOS
+        fields(&mut central);
+        for _ in 0..3 {
+            le16(&mut central, 0); // comment length, disk, internal attributes
+        }
+        le32(&mut central, 0); // external attributes
+        le32(&mut central, offset);
+        central.extend_from_slice(name.as_bytes());
     }
-    w.finish().expect("in-memory zip").into_inner()
+    let central_at = out.len();
+    out.extend_from_slice(&central);
+    out.extend_from_slice(b"PK\x05\x06");
+    le32(&mut out, 0); // this disk, the central directory's disk
+    le16(&mut out, all.len());
+    le16(&mut out, all.len());
+    le32(&mut out, central.len());
+    le32(&mut out, central_at);
+    le16(&mut out, 0); // no comment
+    out
 }

@@ -302,9 +302,18 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
             book.bytes as f64 / 1000.0
         );
     }
-    println!("  steps of the last run:");
-    for (step, time) in &report.timings {
-        println!("    {step:<40} {:>8.1} ms", time.as_secs_f64() * 1000.0);
+    println!("  steps of the last run (wall, and CPU over all threads):");
+    for t in &report.timings {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        match t.cpu {
+            Some(cpu) => println!(
+                "    {:<42} {:>7.1} ms wall {:>7.1} ms CPU",
+                t.step,
+                ms(t.wall),
+                ms(cpu)
+            ),
+            None => println!("    {:<42} {:>7.1} ms wall", t.step, ms(t.wall)),
+        }
     }
     Ok(())
 }
