@@ -147,7 +147,12 @@ pub const IMAGES: [&str; 19] = [
 impl SquareView {
     /// The image name, one of [`IMAGES`].
     pub fn image(&self) -> &'static str {
-        let i = match (self.cell, self.highlight, self.note) {
+        IMAGES[self.image_index()]
+    }
+
+    /// The place of [`SquareView::image`] in [`IMAGES`].
+    pub fn image_index(&self) -> usize {
+        match (self.cell, self.highlight, self.note) {
             (Cell::Empty, _, None) => 0,
             (Cell::Empty, _, Some(Note { verdict, best })) => {
                 let base = match verdict {
@@ -161,8 +166,7 @@ impl SquareView {
             (Cell::Taken(Player::O), false, _) => 2,
             (Cell::Taken(Player::X), true, _) => 3,
             (Cell::Taken(Player::O), true, _) => 4,
-        };
-        IMAGES[i]
+        }
     }
 }
 

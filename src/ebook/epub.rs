@@ -57,9 +57,17 @@ impl Layout {
         let mut files = HashMap::from([(Target::Contents, "front.xhtml".to_string())]);
         let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
         let mut bytes = 0;
+        let mut scratch = String::new();
+        // Sized as if every link went to another file: an upper bound.
+        let far = |out: &mut String, t: Target| {
+            out.push_str(&board_file(0));
+            out.push('#');
+            out.push_str(&t.anchor());
+        };
         for (i, b) in book.screens.iter().enumerate() {
-            // Sized as if every link went to another file: an upper bound.
-            let size = board(b, |t| format!("{}#{}", board_file(0), t.anchor())).len();
+            scratch.clear();
+            board(&mut scratch, b, &far);
+            let size = scratch.len();
             match chunks.last_mut() {
                 Some(c) if bytes + size <= MAX_FILE_BYTES => {
                     c.end = i + 1;
@@ -77,12 +85,20 @@ impl Layout {
 
     /// A link to `target` from the file `from`.
     fn href(&self, from: &str, target: Target) -> String {
+        let mut out = String::new();
+        self.href_onto(&mut out, from, target);
+        out
+    }
+
+    /// [`Layout::href`], onto `out`.
+    fn href_onto(&self, out: &mut String, from: &str, target: Target) {
         let file = &self.files[&target];
-        match target {
-            Target::Contents if file == from => "#contents".to_string(),
-            Target::Contents => file.clone(),
-            _ if file == from => format!("#{}", target.anchor()),
-            _ => format!("{file}#{}", target.anchor()),
+        if file != from {
+            out.push_str(file);
+        }
+        if file == from || target != Target::Contents {
+            out.push('#');
+            out.push_str(&target.anchor());
         }
     }
 }
@@ -108,46 +124,68 @@ fn front(book: &Edition, layout: &Layout) -> String {
     xhtml(book.title, &body)
 }
 
-/// One board: its squares in rows, then its caption and, once the game is
-/// over, its links.
-fn board(b: &Screen, href: impl Fn(Target) -> String) -> String {
-    let mut body = format!("<div id=\"{}\"><p>", b.target.anchor());
+/// Text with `&`, `<`, `>` and `"` escaped, onto `out`.
+fn escape_onto(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// One board onto `out`: its squares in rows, then its caption and, once
+/// the game is over, its links. `href` writes a link's address.
+fn board(out: &mut String, b: &Screen, href: &impl Fn(&mut String, Target)) {
+    out.push_str("<div id=\"");
+    out.push_str(&b.target.anchor());
+    out.push_str("\"><p>");
     for (r, row) in b.rows().enumerate() {
         if r > 0 {
-            body += "<br/>";
+            out.push_str("<br/>");
         }
         for s in row {
-            let img = format!(
-                "<img alt=\"{}\" src=\"{}.png\"/>",
-                escape(&s.label),
-                s.image()
-            );
-            match s.link {
-                Some(t) => body += &format!("<a href=\"{}\">{img}</a>", href(t)),
-                None => body += &img,
+            if let Some(t) = s.link {
+                out.push_str("<a href=\"");
+                href(out, t);
+                out.push_str("\">");
+            }
+            out.push_str("<img alt=\"");
+            escape_onto(out, &s.label);
+            out.push_str("\" src=\"");
+            out.push_str(s.image());
+            out.push_str(".png\"/>");
+            if s.link.is_some() {
+                out.push_str("</a>");
             }
         }
     }
-    body += "</p><p>";
+    out.push_str("</p><p>");
     for (i, line) in caption(b).enumerate() {
         if i > 0 {
-            body += "<br/>";
+            out.push_str("<br/>");
         }
-        body += &escape(line);
+        escape_onto(out, line);
     }
     for (target, words) in b.book_nav() {
-        body += &format!(" <a href=\"{}\">{}</a>", href(target), words);
+        out.push_str(" <a href=\"");
+        href(out, target);
+        out.push_str("\">");
+        escape_onto(out, words);
+        out.push_str("</a>");
     }
-    body += "</p></div>";
-    body
+    out.push_str("</p></div>");
 }
 
 fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
     let file = board_file(chunk);
-    let body: String = book.screens[layout.chunks[chunk].clone()]
-        .iter()
-        .map(|b| board(b, |t| layout.href(&file, t)))
-        .collect();
+    let mut body = String::with_capacity(MAX_FILE_BYTES);
+    for b in &book.screens[layout.chunks[chunk].clone()] {
+        board(&mut body, b, &|out: &mut String, t| layout.href_onto(out, &file, t));
+    }
     xhtml(book.title, &body)
 }
 

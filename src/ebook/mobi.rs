@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use super::{AUTHOR, COVER, caption, intro};
 use super::{huffcdic, palmdoc};
-use crate::screen::{Edition, Target};
+use crate::screen::{Edition, IMAGES, Target};
 
 /// Uncompressed bytes of text per record.
 pub const RECORD_SIZE: usize = 4096;
@@ -84,12 +84,18 @@ impl Text {
 /// A `filepos` has as many digits as the longest offset needs (seven for
 /// these books), not the ten of Mobipocket's own tools: three bytes a link
 /// that hardly compress. Readers parse the number (KindleUnpack:
-/// `filepos=['"]?0*(\d+)`). The text is laid out twice: with ten digits to
-/// learn its length, then with the digits that length needs.
+/// `filepos=['"]?0*(\d+)`). The text is laid out with seven digits, the
+/// number our books need, and again only if its length needs another.
 pub fn markup(book: &Edition, images: &[&str]) -> (Vec<u8>, usize) {
-    let (draft, _) = layout(book, images, 10);
-    let digits = draft.len().to_string().len();
-    layout(book, images, digits)
+    let mut digits = 7;
+    loop {
+        let (text, start) = layout(book, images, digits);
+        let needed = text.len().to_string().len();
+        if needed == digits {
+            return (text, start);
+        }
+        digits = needed;
+    }
 }
 
 fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
@@ -99,6 +105,14 @@ fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
         links: Vec::new(),
         digits,
     };
+    // Each square image's tag, made once: `recindex` counts from 1.
+    let recindex: Vec<Option<String>> = IMAGES
+        .iter()
+        .map(|name| {
+            let i = images.iter().position(|n| n == name)?;
+            Some(format!("<img recindex={}>", i + 1))
+        })
+        .collect();
     t.push("<html><head><guide><reference type=\"text\" title=\"Start\" ");
     t.filepos(Target::Contents);
     t.push("/></guide></head><body>");
@@ -131,12 +145,8 @@ fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
                 if let Some(target) = square.link {
                     t.link(target);
                 }
-                let index = images
-                    .iter()
-                    .position(|n| *n == square.image())
-                    .expect("the book carries every image its screens use")
-                    + 1;
-                t.push(&format!("<img recindex={index}>"));
+                let tag = recindex[square.image_index()].as_deref();
+                t.push(tag.expect("the book carries every image its screens use"));
                 if square.link.is_some() {
                     t.push("</a>");
                 }
