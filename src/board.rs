@@ -165,6 +165,25 @@ const LINES: [u16; 8] = [
     0b001_010_100,
 ];
 
+/// For each set of squares (9 bits), the squares of the full lines in it:
+/// [`Board::status`] runs for every move of every build, so it looks the
+/// answer up instead of testing the eight lines.
+static LINE_OF: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut mask = 0;
+    while mask < 512 {
+        let mut l = 0;
+        while l < LINES.len() {
+            if mask as u16 & LINES[l] == LINES[l] {
+                table[mask] |= LINES[l];
+            }
+            l += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 /// Which rules a game is played under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -297,10 +316,7 @@ impl Board {
     }
 
     fn line_of(mask: u16) -> u16 {
-        LINES
-            .iter()
-            .filter(|&&l| mask & l == l)
-            .fold(0, |acc, l| acc | l)
+        LINE_OF[usize::from(mask & SQUARES)]
     }
 
     /// Whether the game goes on, and if not, how it ended.

@@ -178,6 +178,10 @@ struct Minified(String);
 impl Minified {
     /// Text: only `&` and `<` need escaping.
     fn text(&mut self, s: &str) {
+        if !s.bytes().any(|b| b == b'&' || b == b'<') {
+            self.0.push_str(s);
+            return;
+        }
         for c in s.chars() {
             match c {
                 '&' => self.0.push_str("&amp;"),

@@ -126,6 +126,10 @@ fn front(book: &Edition, layout: &Layout) -> String {
 
 /// Text with `&`, `<`, `>` and `"` escaped, onto `out`.
 fn escape_onto(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"')) {
+        out.push_str(s);
+        return;
+    }
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),

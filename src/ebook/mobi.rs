@@ -243,30 +243,31 @@ pub fn text_records(text: &[u8]) -> (Compression, Vec<Vec<u8>>, Vec<Vec<u8>>) {
         rec.push(extra.len() as u8);
         rec
     };
-    let (palmdoc, huff) = crate::par::join(
-        || {
-            pieces
-                .iter()
-                .map(|(piece, extra)| trail(palmdoc::compress(piece), extra))
-                .collect::<Vec<_>>()
-        },
-        || {
-            let bare: Vec<&[u8]> = pieces.iter().map(|p| p.0).collect();
-            huffcdic::compress(&bare)
-        },
-    );
+    let bare: Vec<&[u8]> = pieces.iter().map(|p| p.0).collect();
+    let huff = huffcdic::compress(&bare);
     let huff_len = huff.len() + pieces.iter().map(|p| p.1.len() + 1).sum::<usize>();
-    if huff_len < palmdoc.iter().map(Vec::len).sum::<usize>() {
-        let records = huff
-            .records
-            .into_iter()
-            .zip(&pieces)
-            .map(|(rec, (_, extra))| trail(rec, extra))
-            .collect();
-        (Compression::HuffCdic, records, huff.tables)
-    } else {
-        (Compression::PalmDoc, palmdoc, Vec::new())
+    // PalmDOC record by record, until it is no smaller than HUFF/CDIC.
+    let mut palmdoc = Vec::with_capacity(pieces.len());
+    let mut palmdoc_len = 0;
+    for (piece, extra) in &pieces {
+        if palmdoc_len >= huff_len {
+            break;
+        }
+        let rec = trail(palmdoc::compress(piece), extra);
+        palmdoc_len += rec.len();
+        palmdoc.push(rec);
     }
+    // An empty text has no phrases: PalmDOC, as every reader expects.
+    if palmdoc_len < huff_len || huff.is_empty() {
+        return (Compression::PalmDoc, palmdoc, Vec::new());
+    }
+    let records = huff
+        .records
+        .into_iter()
+        .zip(&pieces)
+        .map(|(rec, (_, extra))| trail(rec, extra))
+        .collect();
+    (Compression::HuffCdic, records, huff.tables)
 }
 
 const FLIS: [u8; 36] = [
