@@ -96,7 +96,12 @@ pub fn page_markup(edition: &Edition, screen: &Screen) -> Markup {
         @for line in &screen.lines { p { (line) } }
         table { @for row in screen.rows() { tr { @for s in row { td { (WebSquare(s)) } } } } }
     };
-    layout(&spoken_title(screen.board), false, &nav(edition, screen), body)
+    layout(
+        &spoken_title(screen.board),
+        false,
+        &nav(edition, screen),
+        body,
+    )
 }
 
 /// A page's navigation links: home, then the screen's own.

@@ -392,7 +392,9 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
     made.sort_by_key(|(file, ..)| {
         let stem = file.path.split('/').nth(1).unwrap_or_default().to_string();
         (
-            editions.iter().position(|e| stem.starts_with(&e.book_stem())),
+            editions
+                .iter()
+                .position(|e| stem.starts_with(&e.book_stem())),
             ebook::FORMATS.iter().position(|f| stem.ends_with(f.0)),
         )
     });

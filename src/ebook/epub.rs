@@ -188,7 +188,9 @@ fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
     let file = board_file(chunk);
     let mut body = String::with_capacity(MAX_FILE_BYTES);
     for b in &book.screens[layout.chunks[chunk].clone()] {
-        board(&mut body, b, &|out: &mut String, t| layout.href_onto(out, &file, t));
+        board(&mut body, b, &|out: &mut String, t| {
+            layout.href_onto(out, &file, t)
+        });
     }
     xhtml(book.title, &body)
 }

@@ -189,8 +189,8 @@ fn every_page_is_a_fixed_point_of_minify_html() {
     for path in pages {
         let bytes = std::fs::read(&path).unwrap();
         let again = tictactoe_book::html::minify_bytes(&bytes);
-        let same = again == bytes
-            || (bytes.ends_with(KEPT) && again == bytes[..bytes.len() - KEPT.len()]);
+        let same =
+            again == bytes || (bytes.ends_with(KEPT) && again == bytes[..bytes.len() - KEPT.len()]);
         assert!(same, "{} changes when minified", path.display());
     }
 }
