@@ -94,9 +94,10 @@ impl fmt::Display for BuildError {
             } => write!(
                 f,
                 "{file} is {bytes} bytes, {} bytes ({:.1}%) over its budget of {budget} bytes \
-                 (raise it with --mobi-budget or --epub-budget, in KB)",
+                 (raise it with --{}-budget, in KB, or make fewer games)",
                 bytes - budget,
-                (bytes - budget) as f64 * 100.0 / *budget as f64
+                (bytes - budget) as f64 * 100.0 / *budget as f64,
+                if file.ends_with(".epub") { "epub" } else { "mobi" },
             ),
         }
     }
