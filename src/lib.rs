@@ -9,6 +9,7 @@ pub mod bitstate;
 pub mod board;
 pub mod ebook;
 pub mod graph;
+pub mod hash;
 pub mod html;
 pub mod opponent;
 pub mod output;

@@ -8,7 +8,7 @@
 //! the square images and the rows of three live here and nowhere else.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use crate::hash::FastMap;
 use std::fmt;
 
 use crate::board::{Board, Cell, Player, Square, Status, anchor};
@@ -368,9 +368,9 @@ impl Edition {
         }
         let mut order: Vec<usize> = (0..self.screens.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(self.screens[i].board.marks()));
-        let mut merged: HashMap<Target, Target> = HashMap::new();
+        let mut merged: FastMap<Target, Target> = FastMap::default();
         let mut kept = vec![None; self.screens.len()];
-        let mut seen: HashMap<Screen, Target> = HashMap::new();
+        let mut seen: FastMap<Screen, Target> = FastMap::default();
         for i in order {
             let old = &self.screens[i];
             let follow = |t: Target| merged.get(&t).copied().unwrap_or(t);

@@ -316,20 +316,14 @@ pub fn two_player_files(graph: &StateGraph, assets: &Assets) -> Vec<OutFile> {
 /// against its budget and the wall time its job took.
 fn render_book(
     edition: &Edition,
+    images: &[(&str, &[u8])],
     format: &(&str, ebook::Budget, ebook::Writer),
-    assets: &Assets,
     budgets: Budgets,
 ) -> (OutFile, BookReport, Timing) {
     let (suffix, budget, write) = format;
     let start = Instant::now();
-    let images: Vec<(&str, &[u8])> = edition
-        .images()
-        .into_iter()
-        .chain([ebook::COVER])
-        .map(|n| (n, assets.get(&format!("{n}.gif"))))
-        .collect();
     let file = format!("{EBOOKS}/{}{suffix}", edition.book_stem());
-    let bytes = write(edition, &images);
+    let bytes = write(edition, images);
     let budget = match budget {
         ebook::Budget::Mobi => Some(budgets.mobi),
         ebook::Budget::Epub => Some(budgets.epub),
@@ -377,15 +371,27 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
     let books = timed(&mut timings, "book screens (shared across games)", || {
         editions.iter().map(Edition::for_books).collect::<Vec<_>>()
     });
-    let mut jobs: Vec<(&Edition, &(&str, ebook::Budget, ebook::Writer))> = books
+    // A book's images, in record order: the ones its screens use, the cover.
+    let images: Vec<Vec<(&str, &[u8])>> = books
         .iter()
-        .flat_map(|b| ebook::FORMATS.iter().map(move |f| (&**b, f)))
+        .map(|b| {
+            b.images()
+                .into_iter()
+                .chain([ebook::COVER])
+                .map(|n| (n, assets.get(&format!("{n}.gif"))))
+                .collect()
+        })
+        .collect();
+    let mut jobs: Vec<_> = books
+        .iter()
+        .zip(&images)
+        .flat_map(|(b, i)| ebook::FORMATS.iter().map(move |f| (&**b, i.as_slice(), f)))
         .collect();
     // The EPUBs (deflate) and MOBIs take longest; start them first.
-    jobs.sort_by_key(|(_, (suffix, ..))| ebook::FORMATS.iter().position(|f| f.0 == *suffix));
+    jobs.sort_by_key(|(_, _, (suffix, ..))| ebook::FORMATS.iter().position(|f| f.0 == *suffix));
     let made = timed(&mut timings, "books", || {
-        crate::par::map(&jobs, |(edition, format)| {
-            render_book(edition, format, assets, options.budgets)
+        crate::par::map(&jobs, |(edition, images, format)| {
+            render_book(edition, images, format, options.budgets)
         })
     });
     let mut made: Vec<_> = made.into_iter().collect();

@@ -87,6 +87,9 @@ pub struct Game {
     pub replies: BTreeMap<Board, Square>,
     /// Every page: boards with the player to move, and finished boards.
     pub pages: BTreeSet<Board>,
+    /// For each board a reply leads to: that reply, or `None` when two
+    /// replies lead to it (made once the game is played out).
+    reached_by: crate::hash::FastMap<Board, Option<Square>>,
 }
 
 impl Game {
@@ -109,6 +112,7 @@ impl Game {
             start,
             replies: BTreeMap::new(),
             pages: BTreeSet::new(),
+            reached_by: Default::default(),
         };
         let mut queue = VecDeque::from([start]);
         game.pages.insert(start);
@@ -120,6 +124,13 @@ impl Game {
                     queue.push_back(next);
                 }
             }
+        }
+        for (&after, &square) in &game.replies {
+            let board = after.play(square).expect("the reply is legal");
+            game.reached_by
+                .entry(board)
+                .and_modify(|s| *s = s.filter(|&s| s == square))
+                .or_insert(Some(square));
         }
         game
     }
@@ -162,13 +173,7 @@ impl Game {
                 .position(|c| *c != Cell::Empty)
                 .and_then(Square::new);
         }
-        let mut replies = self
-            .replies
-            .iter()
-            .filter(|(after, square)| after.play(**square) == Ok(board))
-            .map(|(_, square)| *square);
-        let first = replies.next()?;
-        replies.all(|s| s == first).then_some(first)
+        self.reached_by.get(&board).copied().flatten()
     }
 
     /// How the page of a board names its state, from the player's side.

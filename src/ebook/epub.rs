@@ -7,7 +7,7 @@
 //! files in a fixed order), and every `href` names a file and an `id`
 //! inside the package.
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 use super::{AUTHOR, caption, intro};
 use crate::screen::{Edition, Screen, Target};
@@ -48,13 +48,14 @@ xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><m
 /// The content files of a book: the opening page, then the boards, packed
 /// in book order into files of at most [`MAX_FILE_BYTES`].
 struct Layout {
-    files: HashMap<Target, String>,
+    files: FastMap<Target, String>,
     chunks: Vec<std::ops::Range<usize>>,
 }
 
 impl Layout {
     fn new(book: &Edition) -> Layout {
-        let mut files = HashMap::from([(Target::Contents, "front.xhtml".to_string())]);
+        let mut files = FastMap::default();
+        files.insert(Target::Contents, "front.xhtml".to_string());
         let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
         let mut bytes = 0;
         let mut scratch = String::new();

@@ -26,7 +26,7 @@
 //! reader recurses; zero padding at a record's end is never a whole code
 //! (the all-zero code is the longest, and at least 8 bits long).
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 /// Longest code: the readers take up to 32 bits; fewer keeps the tables
 /// sane.
@@ -104,13 +104,13 @@ struct Tokens<'a> {
 
 impl<'a> Tokens<'a> {
     fn cut(pieces: &[&'a [u8]]) -> Tokens<'a> {
-        let mut run_counts: HashMap<&[u8], u32> = HashMap::new();
+        let mut run_counts: FastMap<&[u8], u32> = FastMap::default();
         for piece in pieces {
             for run in runs(piece).filter(|r| r.len() > 1) {
                 *run_counts.entry(run).or_default() += 1;
             }
         }
-        let mut tag_counts: HashMap<&[u8], u32> = HashMap::new();
+        let mut tag_counts: FastMap<&[u8], u32> = FastMap::default();
         for (run, &n) in &run_counts {
             if n < MIN_RUN_COUNT {
                 for tag in tags(run).filter(|t| t.len() > 1) {
@@ -123,7 +123,7 @@ impl<'a> Tokens<'a> {
             counts: Vec::new(),
             pieces: Vec::new(),
         };
-        let mut ids: HashMap<&[u8], u32> = HashMap::new();
+        let mut ids: FastMap<&[u8], u32> = FastMap::default();
         let mut bytes = [u32::MAX; 256];
         let mut add = |t: &mut Tokens<'a>, phrase: &'a [u8], out: &mut Vec<u32>| {
             let slot = if phrase.len() == 1 {

@@ -8,7 +8,7 @@
 //! clock, no random id), and every `filepos` holds the byte offset of the
 //! `<` of its target's first element in the uncompressed text.
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 use super::{AUTHOR, COVER, caption, intro};
 use super::{huffcdic, palmdoc};
@@ -24,7 +24,7 @@ const PALM_DATE: u32 = 1_237_000_000;
 /// HTML text with `filepos` links filled in once every target is placed.
 struct Text {
     buf: Vec<u8>,
-    placed: HashMap<Target, usize>,
+    placed: FastMap<Target, usize>,
     links: Vec<(usize, Target)>,
     /// Digits of every `filepos`: enough for the longest offset, the same
     /// for all, so filling them in moves nothing.
@@ -101,7 +101,7 @@ pub fn markup(book: &Edition, images: &[&str]) -> (Vec<u8>, usize) {
 fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
     let mut t = Text {
         buf: Vec::new(),
-        placed: HashMap::new(),
+        placed: FastMap::default(),
         links: Vec::new(),
         digits,
     };
