@@ -7,11 +7,11 @@
 //! formats only lay out and never decide what links where; the names of
 //! the square images and the rows of three live here and nowhere else.
 
-use std::borrow::Cow;
 use crate::hash::FastMap;
+use std::borrow::Cow;
 use std::fmt;
 
-use crate::board::{Board, Cell, Player, Square, Status, anchor};
+use crate::board::{Board, Cell, Player, Square, Status};
 use crate::output::OutFile;
 use crate::solver::Score;
 
@@ -39,10 +39,23 @@ impl Target {
     /// The anchor name in a single-file book: the board id in hex
     /// (`1a2b`), prefixed with the game for editions with many (`g3-1a2b`).
     pub fn anchor(self) -> String {
+        let mut out = String::with_capacity(12);
+        self.push_anchor(&mut out);
+        out
+    }
+
+    /// [`Target::anchor`], onto `out`, without an allocation of its own:
+    /// the books write one for every link.
+    pub fn push_anchor(self, out: &mut String) {
+        use std::fmt::Write as _;
         match self {
-            Target::Contents => "contents".to_string(),
-            Target::Board { game: 0, board } => anchor(board),
-            Target::Board { game, board } => format!("g{game}-{}", anchor(board)),
+            Target::Contents => out.push_str("contents"),
+            Target::Board { game: 0, board } => {
+                let _ = write!(out, "{:x}", board.id());
+            }
+            Target::Board { game, board } => {
+                let _ = write!(out, "g{game}-{:x}", board.id());
+            }
         }
     }
 }

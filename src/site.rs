@@ -97,7 +97,11 @@ impl fmt::Display for BuildError {
                  (raise it with --{}-budget, in KB, or make fewer games)",
                 bytes - budget,
                 (bytes - budget) as f64 * 100.0 / *budget as f64,
-                if file.ends_with(".epub") { "epub" } else { "mobi" },
+                if file.ends_with(".epub") {
+                    "epub"
+                } else {
+                    "mobi"
+                },
             ),
         }
     }

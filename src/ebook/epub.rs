@@ -63,7 +63,7 @@ impl Layout {
         let far = |out: &mut String, t: Target| {
             out.push_str(&board_file(0));
             out.push('#');
-            out.push_str(&t.anchor());
+            t.push_anchor(out);
         };
         for (i, b) in book.screens.iter().enumerate() {
             scratch.clear();
@@ -99,7 +99,7 @@ impl Layout {
         }
         if file == from || target != Target::Contents {
             out.push('#');
-            out.push_str(&target.anchor());
+            target.push_anchor(out);
         }
     }
 }
@@ -146,7 +146,7 @@ fn escape_onto(out: &mut String, s: &str) {
 /// the game is over, its links. `href` writes a link's address.
 fn board(out: &mut String, b: &Screen, href: &impl Fn(&mut String, Target)) {
     out.push_str("<div id=\"");
-    out.push_str(&b.target.anchor());
+    b.target.push_anchor(out);
     out.push_str("\"><p>");
     for (r, row) in b.rows().enumerate() {
         if r > 0 {

@@ -4,13 +4,29 @@
 //!
 //! Invariant: every `href="#..."` names an `id` in the same file.
 
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{DOCTYPE, Markup, PreEscaped, Render, html};
 
 use super::{caption, intro};
 use crate::screen::{Edition, Target};
 
-fn href(t: Target) -> String {
-    format!("#{}", t.anchor())
+/// A link's `href`: `#` and the target's anchor. Anchors are hex digits,
+/// letters and hyphens, so nothing needs escaping.
+struct Href(Target);
+
+impl Render for Href {
+    fn render_to(&self, buffer: &mut String) {
+        buffer.push('#');
+        self.0.push_anchor(buffer);
+    }
+}
+
+/// An anchor name, written the same way.
+struct Id(Target);
+
+impl Render for Id {
+    fn render_to(&self, buffer: &mut String) {
+        self.0.push_anchor(buffer);
+    }
 }
 
 /// The book as one HTML document.
@@ -29,23 +45,26 @@ pub fn write(book: &Edition) -> Vec<u8> {
                 div id=(Target::Contents.anchor()) {
                     h2 { (book.title) }
                     @for p in intro(book) { p { (p) } }
-                    @for (line, target) in &book.contents { p { a href=(href(*target)) { (line) } } }
+                    @for (line, target) in &book.contents { p { a href=(Href(*target)) { (line) } } }
                 }
                 @for b in &book.screens {
                     // Closed explicitly: an HTML parser takes `<mbp:pagebreak/>`
                     // as an open element and nests the rest of the book in it,
                     // five thousand levels deep, which browsers choke on.
                     (PreEscaped("<mbp:pagebreak></mbp:pagebreak>"))
-                    p id=(b.target.anchor()) {
+                    p id=(Id(b.target)) {
                         @for (r, row) in b.rows().enumerate() {
                             @if r > 0 { br; }
                             @for s in row {
-                                @let img = html! { img src={ (s.image()) ".gif" } alt=(s.label); };
-                                @if let Some(t) = s.link { a href=(href(t)) { (img) } } @else { (img) }
+                                @if let Some(t) = s.link {
+                                    a href=(Href(t)) { img src={ (PreEscaped(s.image())) ".gif" } alt=(s.label); }
+                                } @else {
+                                    img src={ (PreEscaped(s.image())) ".gif" } alt=(s.label);
+                                }
                             }
                         }
                         @for line in caption(b) { br; (line) }
-                        @for (target, words) in b.book_nav() { " " a href=(href(target)) { (words) } }
+                        @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
                     }
                 }
             }
