@@ -10,7 +10,7 @@ use maud::{DOCTYPE, Markup, Render, html};
 use crate::assets::Assets;
 use crate::board::page_name;
 use crate::output::OutFile;
-use crate::screen::{Edition, Link, Screen, SquareView, Target, spoken_title};
+use crate::screen::{Edition, Link, Screen, SquareView, Target, push_spoken_title, spoken_title};
 
 /// The shared page frame: head, a row of navigation links, then `body`.
 ///
@@ -66,16 +66,36 @@ fn up(game: u16) -> &'static str {
 
 /// A nav link's `href` from a page of `edition`'s game `game`.
 fn href(edition: &Edition, game: u16, link: Link) -> String {
+    let mut out = String::new();
+    push_href(&mut out, edition, game, link);
+    out
+}
+
+/// [`href`], onto `out`.
+fn push_href(out: &mut String, edition: &Edition, game: u16, link: Link) {
     match link {
         Link::Here(Target::Board { board, .. }) | Link::Web(Target::Board { board, .. }) => {
-            page_name(board)
+            push_page_name(out, board);
         }
         Link::Here(Target::Contents) | Link::Web(Target::Contents) => {
-            format!("{}index.html#{}", up(game), edition.slug)
+            out.push_str(up(game));
+            out.push_str("index.html#");
+            out.push_str(edition.slug);
         }
-        Link::Across(slug, board) => format!("{}{slug}/{}", up(game), page_name(board)),
-        Link::File(name) => name.to_string(),
+        Link::Across(slug, board) => {
+            out.push_str(up(game));
+            out.push_str(slug);
+            out.push('/');
+            push_page_name(out, board);
+        }
+        Link::File(name) => out.push_str(name),
     }
+}
+
+/// [`page_name`], onto `out`.
+fn push_page_name(out: &mut String, board: crate::board::Board) {
+    use std::fmt::Write as _;
+    let _ = write!(out, "{:x}.html", board.id());
 }
 
 fn game_of(target: Target) -> u16 {
@@ -128,15 +148,19 @@ pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
         "<!doctype html><html lang=en><meta charset=utf-8>\
 <meta content=\"width=device-width\" name=viewport><title>",
     );
-    w.text(&spoken_title(screen.board));
+    push_spoken_title(&mut w.0, screen.board);
     w.0.push_str("</title><link href=s.css rel=stylesheet><main><p>");
     // A paragraph's end tag goes: a heading or another paragraph closes it.
-    for (i, (href, words)) in nav(edition, screen).iter().enumerate() {
-        if i > 0 {
-            w.0.push(' ');
-        }
-        w.0.push_str("<a href=");
-        w.attr(href);
+    let game = game_of(screen.target);
+    w.0.push_str("<a href=");
+    w.0.push_str(up(game));
+    w.0.push_str("index.html>Home</a>");
+    let mut href = String::with_capacity(64);
+    for (link, words) in &screen.nav {
+        href.clear();
+        push_href(&mut href, edition, game, *link);
+        w.0.push_str(" <a href=");
+        w.attr(&href);
         w.0.push('>');
         w.text(words);
         w.0.push_str("</a>");
@@ -155,12 +179,13 @@ pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
         for s in row {
             w.0.push_str("<td>");
             let link = match s.link {
-                Some(Target::Board { board, .. }) => Some(page_name(board)),
+                Some(Target::Board { board, .. }) => Some(board),
                 Some(Target::Contents) | None => None,
             };
-            if let Some(href) = &link {
+            if let Some(board) = link {
+                // A page name is hex digits and `.html`: never quoted.
                 w.0.push_str("<a href=");
-                w.attr(href);
+                push_page_name(&mut w.0, board);
                 w.0.push('>');
             }
             w.0.push_str("<img alt=");

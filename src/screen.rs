@@ -285,19 +285,27 @@ pub fn two_player_heading(board: Board) -> String {
 /// for screen readers: "X to move: X top left, O centre - Tic-tac-toe" while
 /// the game goes on, "X wins - Tic-tac-toe" once it is over.
 pub fn spoken_title(board: Board) -> String {
-    let heading = two_player_heading(board);
-    let marks: Vec<String> = Square::ALL
-        .iter()
-        .filter_map(|&s| match board.cell(s) {
-            Cell::Taken(p) => Some(format!("{} {}", p.letter(), s.name())),
-            Cell::Empty => None,
-        })
-        .collect();
-    if board.is_over() || marks.is_empty() {
-        format!("{heading} - Tic-tac-toe")
-    } else {
-        format!("{heading}: {} - Tic-tac-toe", marks.join(", "))
+    let mut out = String::with_capacity(80);
+    push_spoken_title(&mut out, board);
+    out
+}
+
+/// [`spoken_title`], onto `out`: every board page writes one.
+pub fn push_spoken_title(out: &mut String, board: Board) {
+    out.push_str(&two_player_heading(board));
+    if !board.is_over() {
+        let mut first = true;
+        for s in Square::ALL {
+            if let Cell::Taken(p) = board.cell(s) {
+                out.push_str(if first { ": " } else { ", " });
+                out.push_str(p.letter());
+                out.push(' ');
+                out.push_str(s.name());
+                first = false;
+            }
+        }
     }
+    out.push_str(" - Tic-tac-toe");
 }
 
 /// "Draw" on a full board; an early draw says why the game stopped.
