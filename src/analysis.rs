@@ -55,7 +55,7 @@ pub fn screen(solver: &Solver, board: Board) -> Screen {
     let best = moves.iter().map(|(_, v)| v.rank()).max();
     for (square, verdict) in moves {
         let view = &mut s.squares[square.index()];
-        view.label = format!("{}, {verdict}", view.label);
+        view.label = format!("{}, {verdict}", view.label).into();
         view.note = Some(Note {
             verdict,
             best: Some(verdict.rank()) == best,

@@ -144,8 +144,10 @@ pub struct SquareView {
     pub highlight: bool,
     /// Where selecting it leads, for an empty square of a game in play.
     pub link: Option<Target>,
-    /// What a screen reader says, such as "top left: place X".
-    pub label: String,
+    /// What a screen reader says, such as "top left: place X": one of a
+    /// few dozen fixed phrases, or one made for this square (the analysis
+    /// adds the verdict).
+    pub label: Cow<'static, str>,
     /// What the move is worth, in the analysis edition.
     pub note: Option<Note>,
 }
@@ -156,6 +158,26 @@ pub const IMAGES: [&str; 19] = [
     "e", "x", "o", "xw", "ow", "w1", "w2", "w3", "d", "l1", "l2", "l3", "w1b", "w2b", "w3b", "db",
     "l1b", "l2b", "l3b",
 ];
+
+/// Every fixed square label, made once: by square, then "place X",
+/// "place O", "empty", "X", "O", "X, in the line", "O, in the line".
+fn labels() -> &'static [[String; 7]; 9] {
+    static LABELS: std::sync::OnceLock<[[String; 7]; 9]> = std::sync::OnceLock::new();
+    LABELS.get_or_init(|| {
+        Square::ALL.map(|square| {
+            let name = square.name();
+            [
+                format!("{name}: place X"),
+                format!("{name}: place O"),
+                format!("{name}: empty"),
+                format!("{name}: X"),
+                format!("{name}: O"),
+                format!("{name}: X, in the line"),
+                format!("{name}: O, in the line"),
+            ]
+        })
+    })
+}
 
 impl SquareView {
     /// The image name, one of [`IMAGES`].
@@ -214,7 +236,7 @@ impl Screen {
             Status::Won { line, .. } => line,
             _ => Default::default(),
         };
-        let mover = board.to_move().letter();
+        let mover = board.to_move();
         let legal = board.legal_moves();
         let squares = Square::ALL.map(|square| {
             let cell = board.cell(square);
@@ -224,13 +246,12 @@ impl Screen {
             } else {
                 None
             };
-            let name = square.name();
-            let label = match (cell, link) {
-                (Cell::Empty, Some(_)) => format!("{name}: place {mover}"),
-                (Cell::Empty, None) => format!("{name}: empty"),
-                (Cell::Taken(p), _) if highlight => format!("{name}: {}, in the line", p.letter()),
-                (Cell::Taken(p), _) => format!("{name}: {}", p.letter()),
+            let kind = match (cell, link) {
+                (Cell::Empty, Some(_)) => mover as usize,
+                (Cell::Empty, None) => 2,
+                (Cell::Taken(p), _) => 3 + p as usize + if highlight { 2 } else { 0 },
             };
+            let label = Cow::Borrowed(labels()[square.index()][kind].as_str());
             SquareView {
                 square,
                 cell,
