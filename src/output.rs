@@ -324,8 +324,10 @@ fn publish_locked(place: &Place, files: &[OutFile]) -> Result<Vec<String>, Outpu
     let made = made_paths(files);
     let old = check_contents(&place.out, &made)?;
     let mut warnings = sweep_stale_staging(place, &made);
-    let staging = make_staging(place).map_err(io_err(&place.parent))?;
+    // The marker's text is ready before the folder exists, so a kill
+    // leaves the folder unmarked only for the moment of one write.
     let text = marker_text(&made);
+    let staging = make_staging(place).map_err(io_err(&place.parent))?;
     let written = fs::write(staging.join(MARKER), text)
         .map_err(io_err(&staging))
         .and_then(|()| write_tree(&staging, files));
@@ -429,11 +431,32 @@ fn sweep_stale_staging(place: &Place, new: &HashSet<String>) -> Vec<String> {
         if !is_real_dir || !is_gone(pid) {
             continue;
         }
-        if let Ok(Some(made)) = Made::read(&entry.path()) {
-            warnings.extend(remove_made_by(&entry.path(), &made, new));
+        match Made::read(&entry.path()) {
+            Ok(Some(made)) => warnings.extend(remove_made_by(&entry.path(), &made, new)),
+            // Killed between making the folder and writing all of its
+            // marker: nothing else of ours can be inside yet. An empty
+            // folder, or one holding only the start of our marker, goes.
+            _ => remove_unmarked(&entry.path()),
         }
     }
     warnings
+}
+
+/// Removes a staging folder that a killed build left before its marker
+/// was whole: only if it holds nothing, or nothing but a marker file.
+fn remove_unmarked(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
+    let only_marker = names.len() == 1
+        && names[0] == MARKER
+        && fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|m| m.is_file());
+    if only_marker {
+        let _ = fs::remove_file(dir.join(MARKER));
+    }
+    // Fails, leaving it, unless the folder is empty now.
+    let _ = fs::remove_dir(dir);
 }
 
 /// Deletes a folder this build made, listed by `made`.
@@ -780,8 +803,21 @@ mod tests {
             .join(format!(".site.building-{}-7", std::process::id()));
         fs::create_dir(&live).unwrap();
         fs::write(live.join(MARKER), marker_text(&made)).unwrap();
+        // Killed before the marker was written, or while writing it.
+        let empty = tmp.path().join(".site.building-999999-1");
+        fs::create_dir(&empty).unwrap();
+        let half = tmp.path().join(".site.building-999999-2");
+        fs::create_dir(&half).unwrap();
+        fs::write(half.join(MARKER), "tictactoe-bo").unwrap();
+        // Unmarked but holding something else: not provably ours.
+        let odd = tmp.path().join(".site.building-999999-3");
+        fs::create_dir(&odd).unwrap();
+        fs::write(odd.join("keep"), "x").unwrap();
         publish(&tmp.path().join("site"), &files("x")).unwrap();
         assert!(!stale.exists());
+        assert!(!empty.exists());
+        assert!(!half.exists());
+        assert!(odd.join("keep").exists());
         assert!(foreign.join("keep").exists());
         assert!(live.join(MARKER).exists());
     }
