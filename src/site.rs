@@ -454,11 +454,19 @@ fn static_clash(assets: &Assets, files: &[OutFile]) -> Option<BuildError> {
 /// Loads `static/`, renders, and replaces the output folder: the whole build.
 pub fn build(options: &Options) -> Result<Report, BuildError> {
     output::check_target(&options.out)?;
-    let assets = Assets::load(&options.static_dir)?;
+    let mut first = Vec::new();
+    let assets = timed(&mut first, "read and check static/", || {
+        Assets::load(&options.static_dir)
+    })?;
     let mut site = render(options, &assets);
     if let Some(e) = over_budget(&site.report).or_else(|| static_clash(&assets, &site.files)) {
         return Err(e);
     }
-    site.report.warnings = output::publish(&options.out, &site.files)?;
+    let mut timings = first;
+    timings.append(&mut site.report.timings);
+    site.report.warnings = timed(&mut timings, "write the site (staging, swap)", || {
+        output::publish(&options.out, &site.files)
+    })?;
+    site.report.timings = timings;
     Ok(site.report)
 }
