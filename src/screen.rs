@@ -7,11 +7,11 @@
 //! formats only lay out and never decide what links where; the names of
 //! the square images and the rows of three live here and nowhere else.
 
-use crate::hash::FastMap;
 use std::borrow::Cow;
 use std::fmt;
 
 use crate::board::{Board, Cell, Player, Square, Status};
+use crate::hash::FastMap;
 use crate::output::OutFile;
 use crate::solver::Score;
 

@@ -94,7 +94,7 @@ impl fmt::Display for BuildError {
             } => write!(
                 f,
                 "{file} is {bytes} bytes, {} bytes ({:.1}%) over its budget of {budget} bytes \
-                 (raise it with --{}-budget, in KB, or make fewer games)",
+                 (raise it with --{}-budget, in KB)",
                 bytes - budget,
                 (bytes - budget) as f64 * 100.0 / *budget as f64,
                 if file.ends_with(".epub") {
