@@ -55,21 +55,27 @@ pub fn text(o: &Output) -> String {
 /// folder holding it (delete it by dropping), the HTML text, and mobitool's
 /// output.
 pub fn mobitool_source(book: &Path) -> (tempfile::TempDir, String, Output) {
+    let (tmp, o) = mobitool("-s", book);
+    let stem = book.file_stem().unwrap().to_str().unwrap();
+    let html = tmp.path().join(format!("{stem}_markup/part00000.html"));
+    let source = std::fs::read_to_string(html).unwrap();
+    (tmp, source, o)
+}
+
+/// Runs `mobitool MODE -o DIR BOOK` into a new folder, which must succeed.
+pub fn mobitool(mode: &str, book: &Path) -> (tempfile::TempDir, Output) {
     let tmp = tempfile::tempdir().unwrap();
     let o = run(
         "mobitool",
         &[
-            "-s",
+            mode,
             "-o",
             tmp.path().to_str().unwrap(),
             book.to_str().unwrap(),
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
-    let stem = book.file_stem().unwrap().to_str().unwrap();
-    let html = tmp.path().join(format!("{stem}_markup/part00000.html"));
-    let source = std::fs::read_to_string(html).unwrap();
-    (tmp, source, o)
+    (tmp, o)
 }
 
 /// Python with a module importable.
