@@ -1,6 +1,6 @@
 //! The one threading helper: a parallel map over as many threads as the
-//! machine has cores, and a join of two jobs. Every edition, format and
-//! the writer use it, so the build scales with the machine and nowhere
+//! machine has cores. The editions, the pages, the books and the EPUB's
+//! files use it, so the build scales with the machine and nowhere
 //! hard-codes a thread count.
 //!
 //! Invariant: the output is in input order, whatever the threads do, so
@@ -45,19 +45,6 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     parts.into_iter().flat_map(|p| p.1).collect()
 }
 
-/// Runs `a` and `b` at once (on another thread when there is a core for
-/// it) and returns both results.
-pub fn join<A: Send, B: Send>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
-    if threads() == 1 {
-        return (a(), b());
-    }
-    std::thread::scope(|scope| {
-        let a = scope.spawn(a);
-        let b = b();
-        (a.join().expect("worker panicked"), b)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -78,10 +65,5 @@ mod tests {
         });
         assert_eq!(out, v.iter().map(|x| x + 1).collect::<Vec<_>>());
         assert!(super::map(&[] as &[u8], |x| *x).is_empty());
-    }
-
-    #[test]
-    fn join_returns_both_in_place() {
-        assert_eq!(super::join(|| 1, || "two"), (1, "two"));
     }
 }

@@ -409,11 +409,17 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
             ebook::FORMATS.iter().position(|f| stem.ends_with(f.0)),
         )
     });
-    let mut images: Vec<&str> = editions.iter().flat_map(Edition::images).collect();
-    images.sort_by_key(|n| IMAGES.iter().position(|i| i == n));
-    images.dedup();
-    images.push(ebook::COVER);
-    site.files.extend(images.iter().map(|n| {
+    // The GIFs beside the Kindle HTML files: every book's, the cover last.
+    let mut gifs: Vec<&str> = images
+        .iter()
+        .flatten()
+        .map(|(n, _)| *n)
+        .filter(|n| *n != ebook::COVER)
+        .collect();
+    gifs.sort_by_key(|n| IMAGES.iter().position(|i| i == n));
+    gifs.dedup();
+    gifs.push(ebook::COVER);
+    site.files.extend(gifs.iter().map(|n| {
         let file = format!("{n}.gif");
         OutFile::new(format!("{EBOOKS}/{file}"), assets.get(&file))
     }));

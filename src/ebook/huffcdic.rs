@@ -243,6 +243,10 @@ struct Code {
     /// subtracts from.
     min_code: [u32; 33],
     max_code: [u32; 33],
+    /// Per length: how many phrases have a code that long.
+    count: [u32; 33],
+    /// The longest code.
+    longest: u8,
 }
 
 impl Code {
@@ -267,6 +271,7 @@ impl Code {
         // highest code first, so index = base + (highest - code).
         let mut order = Vec::with_capacity(lens.len());
         let mut max_code = [0u32; 33];
+        let count = std::array::from_fn(|len| by_len[len].len() as u32);
         for len in 1..=longest {
             let of_len = &by_len[usize::from(len)];
             if of_len.is_empty() {
@@ -281,6 +286,8 @@ impl Code {
             order,
             min_code,
             max_code,
+            count,
+            longest,
         }
     }
 
@@ -290,16 +297,16 @@ impl Code {
         for (prefix, entry) in table.iter_mut().enumerate() {
             let prefix = prefix as u32;
             let short = (1..=8u8).find(|&len| {
-                let count = self.count(len);
-                let c = prefix >> (8 - len);
-                count > 0
-                    && (self.min_code[usize::from(len)]..self.min_code[usize::from(len)] + count)
-                        .contains(&c)
+                let (min, count) = (
+                    self.min_code[usize::from(len)],
+                    self.count[usize::from(len)],
+                );
+                (min..min + count).contains(&(prefix >> (8 - len)))
             });
             *entry = match short {
                 Some(len) => self.max_code[usize::from(len)] << 8 | 0x80 | u32::from(len),
                 // The start of a longer code: the reader walks up from 9.
-                None if self.longest() > 8 => 9,
+                None if self.longest > 8 => 9,
                 // Spells no code at all (an incomplete code); never read.
                 None => 0x80 | 8,
             };
@@ -324,18 +331,10 @@ impl Code {
         }
         r
     }
-
-    fn count(&self, len: u8) -> u32 {
-        self.codes.iter().filter(|c| c.1 == len).count() as u32
-    }
-
-    fn longest(&self) -> u8 {
-        self.codes.iter().map(|c| c.1).max().unwrap_or(0)
-    }
 }
 
-/// Bits of phrase index per CDIC record: as many as fit one record's
-/// 16-bit offsets.
+/// The CDIC records, each holding 2^bits phrases: bits as many as let one
+/// record's 16-bit offsets reach all of its phrases.
 fn cdic_records(phrases: &[&[u8]]) -> Vec<Vec<u8>> {
     let total = phrases.len();
     let mut bits = usize::BITS - total.max(2).saturating_sub(1).leading_zeros();
