@@ -443,13 +443,30 @@ impl Board {
 /// The one function that names a board's page: its id in lower-case hex
 /// without leading zeros, plus `.html` (the empty board is `0.html`).
 pub fn page_name(board: Board) -> String {
-    format!("{}.html", anchor(board))
+    let mut out = String::with_capacity(10);
+    push_page_name(&mut out, board);
+    out
+}
+
+/// [`page_name`], onto `out`: every page writes a few, so without an
+/// allocation of its own.
+pub fn push_page_name(out: &mut String, board: Board) {
+    push_anchor(out, board);
+    out.push_str(".html");
 }
 
 /// A board's id in lower-case hex: the page name without `.html`, and the
 /// anchor name inside the single-file books.
 pub fn anchor(board: Board) -> String {
-    format!("{:x}", board.id())
+    let mut out = String::with_capacity(5);
+    push_anchor(&mut out, board);
+    out
+}
+
+/// [`anchor`], onto `out`.
+pub fn push_anchor(out: &mut String, board: Board) {
+    use std::fmt::Write as _;
+    let _ = write!(out, "{:x}", board.id());
 }
 
 /// Text form, rows top to bottom, `.` for empty: `X.O/.X./..O`.

@@ -8,7 +8,7 @@
 use maud::{DOCTYPE, Markup, Render, html};
 
 use crate::assets::Assets;
-use crate::board::page_name;
+use crate::board::{page_name, push_page_name};
 use crate::output::OutFile;
 use crate::screen::{Edition, Link, Screen, SquareView, Target, push_spoken_title, spoken_title};
 
@@ -90,12 +90,6 @@ fn push_href(out: &mut String, edition: &Edition, game: u16, link: Link) {
         }
         Link::File(name) => out.push_str(name),
     }
-}
-
-/// [`page_name`], onto `out`.
-fn push_page_name(out: &mut String, board: crate::board::Board) {
-    use std::fmt::Write as _;
-    let _ = write!(out, "{:x}.html", board.id());
 }
 
 fn game_of(target: Target) -> u16 {

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::board::{Board, Cell, Player, Square, Status};
+use crate::board::{Board, Cell, Player, Square, Status, push_anchor};
 use crate::hash::FastMap;
 use crate::output::OutFile;
 use crate::solver::Score;
@@ -50,11 +50,10 @@ impl Target {
         use std::fmt::Write as _;
         match self {
             Target::Contents => out.push_str("contents"),
-            Target::Board { game: 0, board } => {
-                let _ = write!(out, "{:x}", board.id());
-            }
+            Target::Board { game: 0, board } => push_anchor(out, board),
             Target::Board { game, board } => {
-                let _ = write!(out, "g{game}-{:x}", board.id());
+                let _ = write!(out, "g{game}-");
+                push_anchor(out, board);
             }
         }
     }
