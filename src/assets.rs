@@ -1,8 +1,9 @@
-//! The files of `static/`, read into memory before anything is written.
+//! The files of `static/`: the required ones read into memory before
+//! anything is written, the extra ones only listed.
 //!
 //! Invariant: an [`Assets`] value always holds every file of [`required`],
 //! so rendering never meets a missing image; all reading of `static/`
-//! happens here, once, with walkdir.
+//! happens here, once, but for the extras, which `output` copies by path.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -33,10 +34,13 @@ pub fn required() -> impl Iterator<Item = String> {
         .chain(OTHERS.iter().map(|n| n.to_string()))
 }
 
-/// The contents of `static/`, by path relative to it (with `/` separators).
+/// The files of `static/`: the required ones in memory, by name, and the
+/// extra ones by path only, so that a large extra is never read whole.
 #[derive(Clone, Debug)]
 pub struct Assets {
     files: BTreeMap<String, Vec<u8>>,
+    /// Relative path (with `/` separators) and where the file is.
+    extras: Vec<(String, PathBuf)>,
 }
 
 /// Why `static/` could not be read.
@@ -100,13 +104,28 @@ fn check(name: &str, bytes: &[u8]) -> Result<(), String> {
 }
 
 impl Assets {
-    /// Reads every file below `dir`; fails on the first unreadable one, or
-    /// if a required file is not there or is not what its name says.
+    /// Reads and checks the required files first, so a wrong folder fails
+    /// at once whatever else it holds; then lists the other files below
+    /// `dir` without reading them, stopping at the first that cannot be
+    /// listed.
     pub fn load(dir: &Path) -> Result<Assets, AssetError> {
         if !dir.is_dir() {
             return Err(AssetError::NoFolder(dir.to_path_buf()));
         }
         let mut files = BTreeMap::new();
+        for name in required() {
+            let path = dir.join(&name);
+            let bytes = match std::fs::read(&path) {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Err(AssetError::Missing(path));
+                }
+                Err(e) => return Err(AssetError::Unreadable(path, e)),
+            };
+            check(&name, &bytes).map_err(|why| AssetError::Corrupt(path, why))?;
+            files.insert(name, bytes);
+        }
+        let mut extras = Vec::new();
         for entry in walkdir::WalkDir::new(dir)
             .follow_links(true)
             .sort_by_file_name()
@@ -118,10 +137,8 @@ impl Assets {
             if !entry.file_type().is_file() {
                 continue;
             }
-            let path = entry.path();
-            let bytes =
-                std::fs::read(path).map_err(|e| AssetError::Unreadable(path.to_path_buf(), e))?;
-            let rel = path
+            let rel = entry
+                .path()
                 .strip_prefix(dir)
                 .expect("walkdir stays below its root");
             let key = rel
@@ -129,25 +146,21 @@ impl Assets {
                 .map(|c| c.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/");
-            files.insert(key, bytes);
+            if !is_required(&key) {
+                extras.push((key, entry.into_path()));
+            }
         }
-        for name in required() {
-            let Some(bytes) = files.get(&name) else {
-                return Err(AssetError::Missing(dir.join(name)));
-            };
-            check(&name, bytes).map_err(|why| AssetError::Corrupt(dir.join(&name), why))?;
-        }
-        Ok(Assets { files })
+        Ok(Assets { files, extras })
     }
 
     /// The files the build does not use itself (`CNAME`, `.nojekyll`,
-    /// `robots.txt`, ...), by relative path: they are copied to the site
-    /// root as they are, as Hugo and Zola copy `static/`.
-    pub fn extras(&self) -> impl Iterator<Item = (&str, &[u8])> {
-        self.files
+    /// `robots.txt`, ...), by relative path, with where each is: they are
+    /// copied to the site root as they are, as Hugo and Zola copy
+    /// `static/`.
+    pub fn extras(&self) -> impl Iterator<Item = (&str, &Path)> {
+        self.extras
             .iter()
-            .filter(|(name, _)| !is_required(name))
-            .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
+            .map(|(name, path)| (name.as_str(), path.as_path()))
     }
 
     /// A required file's bytes.

@@ -7,7 +7,8 @@
 //!   as it was, and removes the parent folders it created.
 //! - Only what this tool made is ever deleted. Every folder it makes holds
 //!   the marker file, which lists every file and folder the build put
-//!   there; a deletion removes listed paths only, never follows a symbolic
+//!   there, each before it is made (files stream in as they are ready);
+//!   a deletion removes listed paths only, never follows a symbolic
 //!   link, and takes the marker last, so a deletion cut short is finished
 //!   by the next build.
 //! - One build at a time per output folder: a build holds an advisory lock
@@ -20,6 +21,7 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 /// A file to write: its path relative to the output folder, `/`-separated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +64,8 @@ pub enum OutputError {
     NotOurs(PathBuf),
     /// The output folder holds something the last build did not make.
     Foreign(PathBuf),
+    /// Two files of one name, or a file and a folder: the path.
+    Twice(String),
     /// The disk refused: the path and the error.
     Io(PathBuf, io::Error),
 }
@@ -95,6 +99,7 @@ impl fmt::Display for OutputError {
                  (move it away, or put it in static/ to have every build copy it)",
                 p.display()
             ),
+            OutputError::Twice(p) => write!(f, "the build makes {p} twice"),
             OutputError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
         }
     }
@@ -186,6 +191,7 @@ impl Made {
 }
 
 /// Every file and folder that writing `files` makes, folders ending in `/`.
+#[cfg(test)]
 fn made_paths(files: &[OutFile]) -> HashSet<String> {
     let mut paths = HashSet::new();
     for f in files {
@@ -231,6 +237,37 @@ fn key(root: &Path, entry: &walkdir::DirEntry) -> String {
     k
 }
 
+/// Where `path` really is: absolute, without `.` or `..`, through every
+/// symbolic link, for a path that may not exist yet (its deepest existing
+/// folder is resolved, and the rest added as written). Reads only.
+pub fn resolve(path: &Path) -> PathBuf {
+    let absolute = std::env::current_dir().unwrap_or_default().join(path);
+    let mut tail = Vec::new();
+    let mut at = absolute.as_path();
+    loop {
+        if let Ok(real) = fs::canonicalize(at) {
+            let mut out = real;
+            for c in tail.iter().rev() {
+                match c {
+                    Component::ParentDir => {
+                        out.pop();
+                    }
+                    Component::Normal(n) => out.push(n),
+                    _ => {}
+                }
+            }
+            return out;
+        }
+        match (at.parent(), at.components().next_back()) {
+            (Some(up), Some(last)) => {
+                tail.push(last);
+                at = up;
+            }
+            _ => return absolute,
+        }
+    }
+}
+
 /// Checks that `out` may be written to, without writing anything: it is a
 /// real folder that is empty or carries the marker, or is not there yet.
 pub fn check_target(out: &Path) -> Result<(), OutputError> {
@@ -273,20 +310,214 @@ fn check_contents(out: &Path, new: &HashSet<String>) -> Result<Option<Made>, Out
 }
 
 /// Writes `files` as the whole new content of `out`, replacing an earlier
-/// output there. On error nothing at `out` has changed. On success, returns
-/// a warning for each path of the old output that could not be removed.
+/// output there: [`Staging::begin`], [`Staging::write`], [`Staging::commit`].
+/// On error nothing at `out` has changed. On success, returns a warning for
+/// each path of the old output that could not be removed.
 pub fn publish(out: &Path, files: &[OutFile]) -> Result<Vec<String>, OutputError> {
-    let place = Place::new(out)?;
-    let created = create_parents(&place.parent)?;
-    let result = publish_locked(&place, files);
-    if result.is_err() && !created.is_empty() {
-        // Nothing of ours is left in them but the lock file.
-        let _ = fs::remove_file(place.beside(".lock"));
-        for dir in created.iter().rev() {
-            let _ = fs::remove_dir(dir);
+    let staging = Staging::begin(out)?;
+    staging.write(files)?;
+    staging.commit()
+}
+
+/// A new output being written beside the old one, which it replaces whole
+/// on [`Staging::commit`]. Files stream in from any thread as they are
+/// ready ([`Staging::write`], [`Staging::copy`]); dropped without a commit
+/// (an error anywhere in the build), it removes everything it wrote, and
+/// the parent folders it made, and `out` is as it was.
+///
+/// The staging folder's marker lists each path before the path is made,
+/// so a build killed at any moment leaves only listed paths, which the
+/// next build's sweep removes; the commit rewrites the list sorted, so the
+/// marker is byte-identical whatever order the files came in.
+pub struct Staging {
+    place: Place,
+    /// Parent folders of `out` that this build made, outermost first.
+    created: Vec<PathBuf>,
+    /// Held from before the old output is looked at until the swap.
+    lock: Option<fs::File>,
+    dir: PathBuf,
+    progress: Mutex<Progress>,
+    /// Lines about stale staging folders that could not be cleared.
+    warnings: Vec<String>,
+    committed: bool,
+}
+
+/// What a staging folder holds so far.
+struct Progress {
+    /// Every path listed, folders ending in `/`.
+    made: HashSet<String>,
+    /// The marker, open at its end, once the folder is there.
+    marker: Option<fs::File>,
+}
+
+impl Staging {
+    /// Takes the lock of `out` (waiting for another build into it), clears
+    /// what killed builds left, and makes an empty staging folder beside it.
+    pub fn begin(out: &Path) -> Result<Staging, OutputError> {
+        check_target(out)?;
+        let place = Place::new(out)?;
+        let created = create_parents(&place.parent)?;
+        // From here on, dropping `staging` undoes what it made.
+        let mut staging = Staging {
+            dir: PathBuf::new(),
+            place,
+            created,
+            lock: None,
+            progress: Mutex::new(Progress {
+                made: HashSet::new(),
+                marker: None,
+            }),
+            warnings: Vec::new(),
+            committed: false,
+        };
+        let lock_path = staging.place.beside(".lock");
+        let lock = open_lock(&lock_path).map_err(io_err(&lock_path))?;
+        lock.lock().map_err(io_err(&lock_path))?;
+        staging.lock = Some(lock);
+        staging.warnings = sweep_stale_staging(&staging.place, &HashSet::new());
+        let dir = make_staging(&staging.place).map_err(io_err(&staging.place.parent))?;
+        staging.dir = dir;
+        let marker_path = staging.dir.join(MARKER);
+        // Not O_APPEND, under which Linux ignores the offset of the sorted
+        // rewrite; writes are in order under the lock anyway.
+        let mut marker = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&marker_path)
+            .map_err(io_err(&marker_path))?;
+        io::Write::write_all(
+            &mut marker,
+            format!("{MARKER_TEXT}{LIST_HEADER}").as_bytes(),
+        )
+        .map_err(io_err(&marker_path))?;
+        staging.progress.get_mut().expect("not shared yet").marker = Some(marker);
+        Ok(staging)
+    }
+
+    /// Lists `paths` (and their folders) in the marker, then makes the
+    /// folders. Refuses a path that is listed already: two files of one
+    /// name, or a file and a folder.
+    fn claim<'a>(&self, paths: impl Iterator<Item = &'a str>) -> Result<(), OutputError> {
+        let mut progress = self.progress.lock().expect("a writer panicked");
+        let mut lines = String::new();
+        let mut dirs = Vec::new();
+        for path in paths {
+            let taken = |p: &Progress, k: &str| {
+                p.made.contains(k) || p.made.contains(&format!("{k}/")) || k == MARKER
+            };
+            if taken(&progress, path) {
+                return Err(OutputError::Twice(path.to_string()));
+            }
+            let mut dir = path;
+            while let Some((d, _)) = dir.rsplit_once('/') {
+                if progress.made.contains(d) {
+                    return Err(OutputError::Twice(d.to_string()));
+                }
+                if !progress.made.insert(format!("{d}/")) {
+                    break;
+                }
+                lines.push_str(d);
+                lines.push_str("/\n");
+                dirs.push(d);
+                dir = d;
+            }
+            progress.made.insert(path.to_string());
+            lines.push_str(path);
+            lines.push('\n');
+        }
+        let marker = self.dir.join(MARKER);
+        let file = progress.marker.as_mut().expect("made in begin");
+        io::Write::write_all(file, lines.as_bytes()).map_err(io_err(&marker))?;
+        // Outermost first: a folder's name sorts before the names inside it.
+        dirs.sort_unstable();
+        for d in dirs {
+            let path = self.dir.join(d);
+            fs::create_dir(&path).map_err(io_err(&path))?;
+        }
+        Ok(())
+    }
+
+    /// Writes `files` into the new output; any thread may call it.
+    pub fn write(&self, files: &[OutFile]) -> Result<(), OutputError> {
+        self.claim(files.iter().map(|f| f.path.as_str()))?;
+        crate::par::map(files, |f| {
+            let path = self.dir.join(&f.path);
+            fs::write(&path, &f.bytes).map_err(io_err(&path))
+        })
+        .into_iter()
+        .collect()
+    }
+
+    /// Whether `path` has been written (or claimed) already.
+    pub fn has(&self, path: &str) -> bool {
+        let progress = self.progress.lock().expect("a writer panicked");
+        progress.made.contains(path) || path == MARKER
+    }
+
+    /// Copies the file at `from` to `path` in the new output, streaming:
+    /// a reflink where the file system has them, and otherwise the data
+    /// only, a range at a time, so holes stay holes and memory stays flat
+    /// whatever the file's size.
+    pub fn copy(&self, path: &str, from: &Path) -> Result<(), OutputError> {
+        self.claim(std::iter::once(path))?;
+        let to = self.dir.join(path);
+        copy_file(from, &to).map_err(|e| OutputError::Io(from.to_path_buf(), e))
+    }
+
+    /// Puts the new output in place of the old in one step, then removes
+    /// the old one. On error nothing at `out` has changed. On success,
+    /// returns a warning for each path that could not be removed.
+    pub fn commit(mut self) -> Result<Vec<String>, OutputError> {
+        let made = std::mem::take(&mut self.progress.get_mut().expect("no writer left").made);
+        let result = self.swap_in(&made);
+        self.progress.get_mut().expect("no writer left").made = made;
+        let mut warnings = std::mem::take(&mut self.warnings);
+        warnings.extend(result?);
+        self.committed = true;
+        Ok(warnings)
+    }
+
+    fn swap_in(&mut self, made: &HashSet<String>) -> Result<Vec<String>, OutputError> {
+        // The same paths sorted: the same length, written over the list.
+        let marker = self.dir.join(MARKER);
+        let progress = self.progress.get_mut().expect("no writer left");
+        let file = progress.marker.as_ref().expect("made in begin");
+        std::os::unix::fs::FileExt::write_all_at(file, marker_text(made).as_bytes(), 0)
+            .map_err(io_err(&marker))?;
+        let old = check_contents(&self.place.out, made)?;
+        match swap(&self.dir, &self.place.out, &self.place)
+            .map_err(|e| OutputError::Io(self.place.out.clone(), e))?
+        {
+            None => Ok(Vec::new()),
+            Some(old_at) => {
+                let old = old.unwrap_or(Made::Listed(HashSet::new()));
+                Ok(remove_made_by(&old_at, &old, made))
+            }
         }
     }
-    result
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if self.committed {
+            return;
+        }
+        if !self.dir.as_os_str().is_empty() {
+            let made = &self
+                .progress
+                .get_mut()
+                .map(|p| p.made.clone())
+                .unwrap_or_default();
+            remove_made(&self.dir, made);
+        }
+        if !self.created.is_empty() {
+            // Nothing of ours is left in them but the lock file.
+            let _ = fs::remove_file(self.place.beside(".lock"));
+            for dir in self.created.iter().rev() {
+                let _ = fs::remove_dir(dir);
+            }
+        }
+    }
 }
 
 /// Creates the missing folders above the output, returning them outermost
@@ -315,39 +546,6 @@ fn create_parents(parent: &Path) -> Result<Vec<PathBuf>, OutputError> {
         }
     }
     Ok(created)
-}
-
-fn publish_locked(place: &Place, files: &[OutFile]) -> Result<Vec<String>, OutputError> {
-    let lock_path = place.beside(".lock");
-    let lock = open_lock(&lock_path).map_err(io_err(&lock_path))?;
-    lock.lock().map_err(io_err(&lock_path))?;
-    let made = made_paths(files);
-    let old = check_contents(&place.out, &made)?;
-    let mut warnings = sweep_stale_staging(place, &made);
-    // The marker's text is ready before the folder exists, so a kill
-    // leaves the folder unmarked only for the moment of one write.
-    let text = marker_text(&made);
-    let staging = make_staging(place).map_err(io_err(&place.parent))?;
-    let written = fs::write(staging.join(MARKER), text)
-        .map_err(io_err(&staging))
-        .and_then(|()| write_tree(&staging, files));
-    if let Err(e) = written {
-        remove_made(&staging, &made);
-        return Err(e);
-    }
-    match swap(&staging, &place.out, place) {
-        Ok(None) => {}
-        Ok(Some(old_at)) => {
-            let old = old.unwrap_or(Made::Listed(HashSet::new()));
-            warnings.extend(remove_made_by(&old_at, &old, &made));
-        }
-        Err(e) => {
-            remove_made(&staging, &made);
-            return Err(OutputError::Io(place.out.clone(), e));
-        }
-    }
-    drop(lock);
-    Ok(warnings)
 }
 
 /// Writes one file (such as `cargo xtask tree --out`), whole or not at all:
@@ -517,35 +715,86 @@ fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> Vec<String>
     left
 }
 
-fn write_tree(root: &Path, files: &[OutFile]) -> Result<(), OutputError> {
-    let mut dirs: Vec<&str> = files
-        .iter()
-        .filter_map(|f| f.path.rsplit_once('/').map(|(d, _)| d))
-        .collect();
-    dirs.sort_unstable();
-    dirs.dedup();
-    for d in dirs {
-        let path = root.join(d);
-        fs::create_dir_all(&path).map_err(io_err(&path))?;
+/// Copies `from` to a new file `to` without reading it into memory: a
+/// reflink (`FICLONE`) where the file system shares blocks, otherwise each
+/// run of data (`SEEK_DATA`/`SEEK_HOLE`) by `copy_file_range` or, where
+/// that is refused, through a small buffer; holes stay holes.
+fn copy_file(from: &Path, to: &Path) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let src = fs::File::open(from)?;
+    let dst = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(to)?;
+    // SAFETY: both descriptors are open files for the whole call.
+    if unsafe { libc::ioctl(dst.as_raw_fd(), libc::FICLONE, src.as_raw_fd()) } == 0 {
+        return Ok(());
     }
-    // Two writers: file creation is most of the build, and the machine has
-    // two cores.
-    let half = files.len().div_ceil(2);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = files
-            .chunks(half.max(1))
-            .map(|chunk| scope.spawn(move || write_files(root, chunk)))
-            .collect();
-        workers
-            .into_iter()
-            .try_for_each(|w| w.join().expect("writer thread panicked"))
-    })
+    let len = src.metadata()?.len();
+    let seek = |at: u64, whence| {
+        // SAFETY: lseek on an open descriptor; an error is returned as -1.
+        let r = unsafe { libc::lseek(src.as_raw_fd(), at as libc::off_t, whence) };
+        if r < 0 {
+            Err(io::Error::last_os_error())
+        } else {
+            Ok(r as u64)
+        }
+    };
+    let mut at = 0;
+    while at < len {
+        let start = match seek(at, libc::SEEK_DATA) {
+            Ok(start) => start,
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => break, // only a hole left
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => at,   // no hole support
+            Err(e) => return Err(e),
+        };
+        let end = seek(start, libc::SEEK_HOLE).unwrap_or(len).min(len);
+        copy_range(&src, &dst, start, end)?;
+        at = end;
+    }
+    dst.set_len(len)
 }
 
-fn write_files(root: &Path, files: &[OutFile]) -> Result<(), OutputError> {
-    for f in files {
-        let path = root.join(&f.path);
-        fs::write(&path, &f.bytes).map_err(io_err(&path))?;
+/// Copies bytes `start..end` of `src` to the same place in `dst`.
+fn copy_range(src: &fs::File, dst: &fs::File, start: u64, end: u64) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::FileExt;
+    let mut at = start;
+    while at < end {
+        let (mut off_in, mut off_out) = (at as libc::loff_t, at as libc::loff_t);
+        let want = usize::try_from(end - at).unwrap_or(usize::MAX).min(1 << 30);
+        // SAFETY: both descriptors are open, the offsets are ours.
+        let n = unsafe {
+            libc::copy_file_range(
+                src.as_raw_fd(),
+                &mut off_in,
+                dst.as_raw_fd(),
+                &mut off_out,
+                want,
+                0,
+            )
+        };
+        match n {
+            n if n > 0 => at += n as u64,
+            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
+            _ => {
+                let e = io::Error::last_os_error();
+                if !matches!(
+                    e.raw_os_error(),
+                    Some(libc::EXDEV | libc::ENOSYS | libc::EINVAL | libc::EOPNOTSUPP)
+                ) {
+                    return Err(e);
+                }
+                // Through a buffer, a piece at a time.
+                let mut buf = vec![0; 1 << 16];
+                while at < end {
+                    let take = buf.len().min((end - at) as usize);
+                    src.read_exact_at(&mut buf[..take], at)?;
+                    dst.write_all_at(&buf[..take], at)?;
+                    at += take as u64;
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -1,11 +1,14 @@
-//! The whole site: renders every edition into memory, then hands the files
-//! to [`output::publish`].
+//! The whole site: renders every edition in every format and streams the
+//! files into a staging folder ([`output::Staging`]) as they are ready,
+//! then swaps it in.
 //!
-//! Invariant: nothing is written until every file has been rendered, so a
-//! bad input fails before the disk is touched.
+//! Invariant: bad flags and a bad `static/` fail before the disk is
+//! touched; any later failure (a book over budget, a clash) drops the
+//! staging folder, so the output changes only when every file is written.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use maud::html;
@@ -67,6 +70,8 @@ pub enum BuildError {
     Output(OutputError),
     /// A file in `static/` would be copied over a file the build makes.
     StaticClash(String),
+    /// `--static` and `--out` overlap: why, in words.
+    Overlap(String),
     /// A book came out larger than its budget.
     OverBudget {
         /// The book's path in the site.
@@ -83,6 +88,7 @@ impl fmt::Display for BuildError {
         match self {
             BuildError::Assets(e) => e.fmt(f),
             BuildError::Output(e) => e.fmt(f),
+            BuildError::Overlap(why) => f.write_str(why),
             BuildError::StaticClash(path) => write!(
                 f,
                 "static/{path} has the name of a file the build makes; rename or remove it"
@@ -156,6 +162,22 @@ pub struct Report {
     pub warnings: Vec<String>,
 }
 
+impl Report {
+    /// Adds the figures of `other`, after this report's own.
+    fn absorb(&mut self, other: Report) {
+        self.parts.extend(other.parts);
+        self.files += other.files;
+        self.pages += other.pages;
+        self.bytes += other.bytes;
+        if other.largest_page.1 > self.largest_page.1 {
+            self.largest_page = other.largest_page;
+        }
+        self.books.extend(other.books);
+        self.timings.extend(other.timings);
+        self.warnings.extend(other.warnings);
+    }
+}
+
 /// One step of a build and what it cost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Timing {
@@ -191,51 +213,87 @@ pub struct BookReport {
     pub budget: Option<usize>,
 }
 
-/// A rendered site, not yet written.
-pub struct Rendered {
-    /// Every file of the site.
-    pub files: Vec<OutFile>,
-    /// Its figures.
-    pub report: Report,
+/// Where a build's files go as they are ready, from any thread: the
+/// staging folder of a build ([`output::Staging`]), or memory
+/// ([`InMemory`], for the benchmark and the tests).
+pub trait Sink: Sync {
+    /// Takes some files.
+    fn put(&self, files: Vec<OutFile>) -> Result<(), OutputError>;
+    /// Takes a copy of the file at `from` as `path`; refuses a path taken
+    /// already with [`OutputError::Twice`].
+    fn copy(&self, path: &str, from: &Path) -> Result<(), OutputError>;
 }
 
-impl Rendered {
-    /// Adds files, noting the pages of each folder as a part of the report.
-    fn add_parts(&mut self, files: Vec<OutFile>) {
-        for f in &files {
-            let dir = f.path.rsplit_once('/').map_or("home", |(d, _)| d);
-            let parts = &mut self.report.parts;
-            let at = match parts.iter().rposition(|p| p.name == dir) {
-                Some(at) => at,
-                None => {
-                    parts.push(PartReport {
-                        name: dir.to_string(),
-                        pages: 0,
-                        bytes: 0,
-                    });
-                    parts.len() - 1
-                }
-            };
-            if f.path.ends_with(".html") {
-                parts[at].pages += 1;
-                parts[at].bytes += f.bytes.len();
-            }
-        }
-        self.files.extend(files);
+impl Sink for output::Staging {
+    fn put(&self, files: Vec<OutFile>) -> Result<(), OutputError> {
+        self.write(&files)
     }
 
-    fn finish(mut self) -> Rendered {
-        let r = &mut self.report;
-        r.files = self.files.len();
-        r.bytes = self.files.iter().map(|f| f.bytes.len()).sum();
-        r.pages = 0;
-        for f in self.files.iter().filter(|f| f.path.ends_with(".html")) {
-            r.pages += 1;
-            if f.bytes.len() > r.largest_page.1 && !f.path.starts_with(EBOOKS) {
-                r.largest_page = (f.path.clone(), f.bytes.len());
-            }
+    fn copy(&self, path: &str, from: &Path) -> Result<(), OutputError> {
+        output::Staging::copy(self, path, from)
+    }
+}
+
+/// The files of a build, kept in memory, sorted by path once taken out.
+#[derive(Debug, Default)]
+pub struct InMemory(Mutex<Vec<OutFile>>);
+
+impl InMemory {
+    /// Every file, sorted by path.
+    pub fn into_files(self) -> Vec<OutFile> {
+        let mut files = self.0.into_inner().expect("a writer panicked");
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files
+    }
+}
+
+impl Sink for InMemory {
+    fn put(&self, files: Vec<OutFile>) -> Result<(), OutputError> {
+        self.0.lock().expect("a writer panicked").extend(files);
+        Ok(())
+    }
+
+    fn copy(&self, path: &str, from: &Path) -> Result<(), OutputError> {
+        let mut files = self.0.lock().expect("a writer panicked");
+        if path == output::MARKER || files.iter().any(|f| f.path == path) {
+            return Err(OutputError::Twice(path.to_string()));
         }
-        self
+        let bytes = std::fs::read(from).map_err(|e| OutputError::Io(from.to_path_buf(), e))?;
+        files.push(OutFile::new(path, bytes));
+        Ok(())
+    }
+}
+
+/// The figures of some files of the site: what [`Report`] counts.
+fn count(report: &mut Report, files: &[OutFile]) {
+    for f in files {
+        report.files += 1;
+        report.bytes += f.bytes.len();
+        if !f.path.ends_with(".html") {
+            continue;
+        }
+        report.pages += 1;
+        if f.bytes.len() > report.largest_page.1 && !f.path.starts_with(EBOOKS) {
+            report.largest_page = (f.path.clone(), f.bytes.len());
+        }
+        if f.path.starts_with(EBOOKS) {
+            continue;
+        }
+        let dir = f.path.rsplit_once('/').map_or("home", |(d, _)| d);
+        let parts = &mut report.parts;
+        let at = match parts.iter().rposition(|p| p.name == dir) {
+            Some(at) => at,
+            None => {
+                parts.push(PartReport {
+                    name: dir.to_string(),
+                    pages: 0,
+                    bytes: 0,
+                });
+                parts.len() - 1
+            }
+        };
+        parts[at].pages += 1;
+        parts[at].bytes += f.bytes.len();
     }
 }
 
@@ -295,17 +353,26 @@ fn timed<T>(timings: &mut Vec<Timing>, step: &str, f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// The home page and the web assets beside it.
+/// Runs `f`, noting its wall time under `name`: for a step that runs
+/// beside others, whose CPU time cannot be told apart.
+fn timed_wall<T>(timings: &mut Vec<Timing>, step: &str, f: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = f();
+    timings.push(Timing {
+        step: step.to_string(),
+        wall: start.elapsed(),
+        cpu: None,
+    });
+    out
+}
+
+/// The home page and the web assets beside it (the extra files of
+/// `static/` are copied after everything else).
 fn home_files(assets: &Assets, editions: &[Edition]) -> Vec<OutFile> {
     let mut home: Vec<OutFile> = ["s.css", "favicon.svg"]
         .into_iter()
         .map(|name| OutFile::new(name, assets.get(name)))
         .collect();
-    home.extend(
-        assets
-            .extras()
-            .map(|(path, bytes)| OutFile::new(path, bytes)),
-    );
     home.push(OutFile::new("index.html", home_page(editions)));
     home
 }
@@ -339,42 +406,27 @@ fn render_book(
         budget,
     };
     let timing = Timing {
-        step: format!("  {file}"),
+        step: format!("    {file}"),
         wall: start.elapsed(),
         cpu: None,
     };
     (OutFile::new(file, bytes), report, timing)
 }
 
-/// Renders the whole site into memory: every edition in every format.
-/// Each step runs on every core ([`crate::par`]): the pages screen by
-/// screen, the books as one job each, the largest first.
-pub fn render(options: &Options, assets: &Assets) -> Rendered {
-    let mut timings = Vec::new();
-    let rules = Rules {
-        early_draws: options.early_draws,
-    };
-    let solver = timed(&mut timings, "solve", || {
-        Solver::new(StateGraph::with_rules(rules))
-    });
-    let games = timed(&mut timings, "play out games", || {
-        vs_computer::games(&options.games, &solver)
-    });
-    let editions = timed(&mut timings, "screens", || editions(&solver, &games));
-    let mut site = Rendered {
-        files: Vec::new(),
-        report: Report::default(),
-    };
-    site.add_parts(home_files(assets, &editions));
-    for e in &editions {
-        let files = timed(&mut timings, &format!("{} pages", e.slug), || {
-            html::render(e, assets)
-        });
-        site.add_parts(files);
-    }
-    let books = timed(&mut timings, "book screens (shared across games)", || {
-        editions.iter().map(Edition::for_books).collect::<Vec<_>>()
-    });
+/// The books of the editions: each edition (as books show it) in each
+/// format, as one job each, the largest first, and the GIFs the Kindle
+/// HTML files use. Fails on the first book over its budget.
+fn books(
+    editions: &[Edition],
+    assets: &Assets,
+    budgets: Budgets,
+    report: &mut Report,
+) -> Result<Vec<OutFile>, BuildError> {
+    let books = timed_wall(
+        &mut report.timings,
+        "  book screens (shared across games)",
+        || editions.iter().map(Edition::for_books).collect::<Vec<_>>(),
+    );
     // A book's images, in record order: the ones its screens use, the cover.
     let images: Vec<Vec<(&str, &[u8])>> = books
         .iter()
@@ -393,13 +445,12 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
         .collect();
     // The EPUBs (deflate) and MOBIs take longest; start them first.
     jobs.sort_by_key(|(_, _, (suffix, ..))| ebook::FORMATS.iter().position(|f| f.0 == *suffix));
-    let made = timed(&mut timings, "books", || {
+    let mut made = timed_wall(&mut report.timings, "  books (one job each)", || {
         crate::par::map(&jobs, |(edition, images, format)| {
-            render_book(edition, images, format, options.budgets)
+            render_book(edition, images, format, budgets)
         })
     });
-    let mut made: Vec<_> = made.into_iter().collect();
-    // Report and write the books in edition order, whatever ran first.
+    // Report the books in edition order, whatever ran first.
     made.sort_by_key(|(file, ..)| {
         let stem = file.path.split('/').nth(1).unwrap_or_default().to_string();
         (
@@ -419,17 +470,82 @@ pub fn render(options: &Options, assets: &Assets) -> Rendered {
     gifs.sort_by_key(|n| IMAGES.iter().position(|i| i == n));
     gifs.dedup();
     gifs.push(ebook::COVER);
-    site.files.extend(gifs.iter().map(|n| {
-        let file = format!("{n}.gif");
-        OutFile::new(format!("{EBOOKS}/{file}"), assets.get(&file))
-    }));
-    for (file, report, timing) in made {
-        site.report.books.push(report);
-        site.files.push(file);
-        timings.push(timing);
+    let mut files: Vec<OutFile> = gifs
+        .iter()
+        .map(|n| {
+            let file = format!("{n}.gif");
+            OutFile::new(format!("{EBOOKS}/{file}"), assets.get(&file))
+        })
+        .collect();
+    for (file, book, timing) in made {
+        report.books.push(book);
+        report.timings.push(timing);
+        files.push(file);
     }
-    site.report.timings = timings;
-    site.finish()
+    match over_budget(report) {
+        Some(e) => Err(e),
+        None => Ok(files),
+    }
+}
+
+/// Renders the whole site, every edition in every format, into `sink`.
+/// The web pages go to the sink edition by edition while the books are
+/// made beside them, all on the one thread pool ([`crate::par`]); the home
+/// page and the extra files of `static/` come last, so an extra with the
+/// name of a file the build makes is refused ([`BuildError::StaticClash`]).
+pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Report, BuildError> {
+    let mut report = Report::default();
+    let timings = &mut report.timings;
+    let rules = Rules {
+        early_draws: options.early_draws,
+    };
+    let solver = timed(timings, "solve", || {
+        Solver::new(StateGraph::with_rules(rules))
+    });
+    let games = timed(timings, "play out games", || {
+        vs_computer::games(&options.games, &solver)
+    });
+    let editions = timed(timings, "screens", || editions(&solver, &games));
+    let mut book_report = Report::default();
+    let (pages, books) = timed(timings, "pages and books, at once", || {
+        crate::par::join(
+            || {
+                let mut parts = Report::default();
+                for e in &editions {
+                    let step = format!("  {} pages, rendered and written", e.slug);
+                    let mut timings = std::mem::take(&mut parts.timings);
+                    timed_wall(&mut timings, &step, || {
+                        let files = html::render(e, assets);
+                        count(&mut parts, &files);
+                        sink.put(files)
+                    })?;
+                    parts.timings = timings;
+                }
+                Ok::<_, BuildError>(parts)
+            },
+            || books(&editions, assets, options.budgets, &mut book_report),
+        )
+    });
+    let (pages, books) = (pages?, books?);
+    let mut home = Report::default();
+    let home_files = home_files(assets, &editions);
+    count(&mut home, &home_files);
+    sink.put(home_files)?;
+    count(&mut home, &books);
+    sink.put(books)?;
+    for (path, from) in assets.extras() {
+        sink.copy(path, from).map_err(|e| match e {
+            OutputError::Twice(path) => BuildError::StaticClash(path),
+            e => BuildError::Output(e),
+        })?;
+        home.files += 1;
+        home.bytes += std::fs::metadata(from).map_or(0, |m| m.len() as usize);
+    }
+    // Home first, then each edition's folders, as the site reads.
+    report.absorb(home);
+    report.absorb(pages);
+    report.absorb(book_report);
+    Ok(report)
 }
 
 /// The first book over its budget, if any.
@@ -444,37 +560,65 @@ fn over_budget(report: &Report) -> Option<BuildError> {
     })
 }
 
-/// A file of `static/` copied to the root under the name of a file the
-/// build makes (or of the output's marker), if any.
-fn static_clash(assets: &Assets, files: &[OutFile]) -> Option<BuildError> {
-    // Most sites have no extra files: nothing to count.
-    assets.extras().next()?;
-    let mut count: crate::hash::FastMap<&str, usize> = Default::default();
-    for f in files {
-        *count.entry(f.path.as_str()).or_insert(0) += 1;
+/// Refuses `--static` and `--out` that overlap, before anything is read
+/// or written: the same folder, or either inside the other. Each build
+/// would copy the last site into the next, or replace `static/`.
+fn check_apart(static_dir: &Path, out: &Path) -> Result<(), BuildError> {
+    let (real_static, real_out) = (output::resolve(static_dir), output::resolve(out));
+    let (s, o) = (static_dir.display(), out.display());
+    if real_out == real_static {
+        Err(format!("--static {s} and --out {o} are the same folder"))
+    } else if real_out.starts_with(&real_static) {
+        Err(format!(
+            "--out {o} is inside --static {s}: every build would copy the last site into the next"
+        ))
+    } else if real_static.starts_with(&real_out) {
+        Err(format!(
+            "--static {s} is inside --out {o}, which every build replaces"
+        ))
+    } else {
+        Ok(())
     }
-    assets
-        .extras()
-        .find(|(path, _)| *path == output::MARKER || count.get(path).is_some_and(|&n| n > 1))
-        .map(|(path, _)| BuildError::StaticClash(path.to_string()))
+    .map_err(BuildError::Overlap)
 }
 
-/// Loads `static/`, renders, and replaces the output folder: the whole build.
+/// Refuses an extra file of `static/` that leads, through a symbolic
+/// link, into the output: each build would copy the last site into the
+/// next.
+fn check_extras_outside(static_dir: &Path, out: &Path, assets: &Assets) -> Result<(), BuildError> {
+    let real_out = output::resolve(out);
+    match assets
+        .extras()
+        .find(|(_, from)| output::resolve(from).starts_with(&real_out))
+    {
+        Some((path, _)) => Err(BuildError::Overlap(format!(
+            "{}/{path} leads into --out {}: every build would copy the last site into the next",
+            static_dir.display(),
+            out.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Loads `static/`, then renders every file into a staging folder beside
+/// the output as it is ready, and swaps it in: the whole build.
 pub fn build(options: &Options) -> Result<Report, BuildError> {
     output::check_target(&options.out)?;
+    check_apart(&options.static_dir, &options.out)?;
     let mut first = Vec::new();
     let assets = timed(&mut first, "read and check static/", || {
         Assets::load(&options.static_dir)
     })?;
-    let mut site = render(options, &assets);
-    if let Some(e) = over_budget(&site.report).or_else(|| static_clash(&assets, &site.files)) {
-        return Err(e);
-    }
-    let mut timings = first;
-    timings.append(&mut site.report.timings);
-    site.report.warnings = timed(&mut timings, "write the site (staging, swap)", || {
-        output::publish(&options.out, &site.files)
+    check_extras_outside(&options.static_dir, &options.out, &assets)?;
+    let staging = timed(&mut first, "lock, and make the staging folder", || {
+        output::Staging::begin(&options.out)
     })?;
-    site.report.timings = timings;
-    Ok(site.report)
+    let mut report = render(options, &assets, &staging)?;
+    let mut timings = first;
+    timings.append(&mut report.timings);
+    report.warnings = timed(&mut timings, "swap in, remove the old site", || {
+        staging.commit()
+    })?;
+    report.timings = timings;
+    Ok(report)
 }

@@ -289,13 +289,7 @@ fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
         if name == "mimetype" || name.ends_with(".png") {
             (0u16, bytes.clone())
         } else {
-            use std::io::Write as _;
-            let mut z = flate2::write::DeflateEncoder::new(
-                Vec::with_capacity(bytes.len() / 8),
-                flate2::Compression::best(),
-            );
-            z.write_all(bytes).expect("in-memory deflate");
-            (8, z.finish().expect("in-memory deflate"))
+            (8, super::deflate::raw(bytes))
         }
     });
     let mut out = Vec::new();

@@ -5,6 +5,7 @@
 //! [`Link::Here`](crate::screen::Link) of the edition, so it lands on a
 //! screen of the same book or its opening page.
 
+pub mod deflate;
 pub mod epub;
 pub mod huffcdic;
 pub mod kindle_html;

@@ -5,8 +5,6 @@
 //! Invariant: the PNG has exactly the GIF's first frame's pixels and
 //! palette; no clock or text chunks, so it is byte-identical every time.
 
-use std::io::Write as _;
-
 /// The first frame of `gif` as a palette PNG with the fewest bits a pixel
 /// that its palette needs.
 pub fn from_gif(gif: &[u8]) -> Result<Vec<u8>, gif::DecodingError> {
@@ -43,9 +41,7 @@ pub fn from_gif(gif: &[u8]) -> Result<Vec<u8>, gif::DecodingError> {
         }
         raw.extend(packed);
     }
-    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-    z.write_all(&raw).expect("in memory");
-    let idat = z.finish().expect("in memory");
+    let idat = super::deflate::zlib(&raw);
 
     let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
     let mut ihdr = Vec::new();

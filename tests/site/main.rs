@@ -7,6 +7,7 @@ mod common;
 mod early_draws;
 mod ebooks;
 mod failures;
+mod golden;
 mod levels;
 mod tools;
 mod two_player;

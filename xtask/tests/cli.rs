@@ -475,6 +475,176 @@ fn a_full_disk_leaves_nothing_behind() {
     assert_eq!(left, 0, "the parents it made are gone");
 }
 
+/// Every file and folder below `dir`, with its bytes: to show nothing moved.
+fn snapshot(dir: &Path) -> Vec<(std::path::PathBuf, Option<Vec<u8>>)> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(Result::unwrap)
+        .map(|e| {
+            let bytes = e
+                .file_type()
+                .is_file()
+                .then(|| std::fs::read(e.path()).unwrap());
+            (e.into_path(), bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn out_and_static_that_overlap_are_refused_before_anything_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = static_copy(tmp.path());
+    std::fs::create_dir(s.join("sub")).unwrap();
+    let before = snapshot(tmp.path());
+    let st = s.to_str().unwrap();
+    let cases = [
+        (s.join("site"), s.clone(), "is inside --static"),
+        (s.join("sub/deeper/site"), s.clone(), "is inside --static"),
+        (s.join("sub/../site"), s.clone(), "is inside --static"),
+        (s.clone(), s.clone(), "the same folder"),
+        (tmp.path().to_path_buf(), s.clone(), "is inside --out"),
+    ];
+    for (out, stat, says) in cases {
+        let run = xtask(&[
+            "build-site",
+            "--games",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+            "--static",
+            stat.to_str().unwrap(),
+        ]);
+        let err = one_error_line(&run);
+        // `--out` at the temporary folder itself is not empty, nor ours:
+        // refused as that, before the overlap is even looked at.
+        assert!(
+            err.contains(says) || err.contains("not made by this tool"),
+            "{out:?} {stat:?}: {err}"
+        );
+        assert_eq!(snapshot(tmp.path()), before, "{out:?}: nothing written");
+    }
+    // `--static` inside an output this tool made.
+    let out = tmp.path().join("site");
+    succeeds(&[
+        "build-site",
+        "--games",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--static",
+        st,
+    ]);
+    let before = snapshot(tmp.path());
+    let inner = out.join("two-player");
+    let err = one_error_line(&xtask(&[
+        "build-site",
+        "--games",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--static",
+        inner.to_str().unwrap(),
+    ]));
+    assert!(err.contains("is inside --out"), "{err}");
+    assert_eq!(snapshot(tmp.path()), before);
+    // A link in static/ into the output: its files would be copied in.
+    std::os::unix::fs::symlink(&out, s.join("old-site")).unwrap();
+    let before = snapshot(&out);
+    let err = one_error_line(&xtask(&[
+        "build-site",
+        "--games",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--static",
+        st,
+    ]));
+    assert!(
+        err.contains("old-site") && err.contains("leads into --out"),
+        "{err}"
+    );
+    assert_eq!(snapshot(&out), before);
+}
+
+/// Runs the command line to its end: whether it succeeded, and its peak
+/// resident memory in bytes (`wait4`'s own figure for that one child).
+#[allow(clippy::zombie_processes)] // reaped by wait4, with its usage
+fn peak_memory(args: &[&str]) -> (bool, u64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: waits for our own child; both pointers are to locals.
+    let (pid, usage) = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let pid = libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage);
+        (pid, usage)
+    };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    (ok, usage.ru_maxrss as u64 * 1024)
+}
+
+#[test]
+fn a_one_gigabyte_extra_is_streamed_not_read_into_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = static_copy(tmp.path());
+    let big = std::fs::File::create(s.join("big.iso")).unwrap();
+    big.set_len(1 << 30).unwrap(); // sparse: no blocks
+    drop(big);
+    let out = tmp.path().join("site");
+    let (ok, peak) = peak_memory(&[
+        "build-site",
+        "--out",
+        out.to_str().unwrap(),
+        "--static",
+        s.to_str().unwrap(),
+    ]);
+    assert!(ok, "the build failed");
+    assert_eq!(
+        std::fs::metadata(out.join("big.iso")).unwrap().len(),
+        1 << 30
+    );
+    assert!(
+        peak < 200 << 20,
+        "peak memory {} MB, over 200 MB",
+        peak >> 20
+    );
+}
+
+#[test]
+fn static_at_a_large_tree_without_the_images_fails_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wrong = tmp.path().join("project");
+    for d in 0..40 {
+        let dir = wrong.join(format!("target/debug/deps/d{d}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in 0..50 {
+            std::fs::write(dir.join(format!("f{f}.o")), "object").unwrap();
+        }
+    }
+    let big = std::fs::File::create(wrong.join("target/big.rlib")).unwrap();
+    big.set_len(4 << 30).unwrap();
+    drop(big);
+    let start = std::time::Instant::now();
+    let run = xtask(&[
+        "build-site",
+        "--out",
+        tmp.path().join("site").to_str().unwrap(),
+        "--static",
+        wrong.to_str().unwrap(),
+    ]);
+    let took = start.elapsed();
+    let err = one_error_line(&run);
+    assert!(err.contains("is missing"), "{err}");
+    assert!(took.as_secs_f64() < 1.0, "took {took:?}");
+    assert!(!tmp.path().join("site").exists());
+}
+
 #[test]
 fn record_encodes_and_decodes_the_seeds_example() {
     let out = succeeds(&[
