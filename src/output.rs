@@ -66,6 +66,8 @@ pub enum OutputError {
     Foreign(PathBuf),
     /// Two files of one name, or a file and a folder: the path.
     Twice(String),
+    /// A file of `static/` could not be copied: its path and the error.
+    Copy(PathBuf, io::Error),
     /// The disk refused: the path and the error.
     Io(PathBuf, io::Error),
 }
@@ -100,6 +102,7 @@ impl fmt::Display for OutputError {
                 p.display()
             ),
             OutputError::Twice(p) => write!(f, "the build makes {p} twice"),
+            OutputError::Copy(p, e) => write!(f, "cannot copy {}: {e}", p.display()),
             OutputError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
         }
     }
@@ -268,10 +271,16 @@ pub fn resolve(path: &Path) -> PathBuf {
     }
 }
 
+/// Checks that `out` names a folder of its own (not `.`, `..` or `/`),
+/// without looking at the disk.
+pub fn check_name(out: &Path) -> Result<(), OutputError> {
+    Place::new(out).map(|_| ())
+}
+
 /// Checks that `out` may be written to, without writing anything: it is a
 /// real folder that is empty or carries the marker, or is not there yet.
 pub fn check_target(out: &Path) -> Result<(), OutputError> {
-    Place::new(out)?;
+    check_name(out)?;
     match fs::symlink_metadata(out) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(OutputError::Io(out.to_path_buf(), e)),
@@ -374,7 +383,7 @@ impl Staging {
         let lock = open_lock(&lock_path).map_err(io_err(&lock_path))?;
         lock.lock().map_err(io_err(&lock_path))?;
         staging.lock = Some(lock);
-        staging.warnings = sweep_stale_staging(&staging.place, &HashSet::new());
+        staging.warnings = sweep_stale_staging(&staging.place);
         let dir = make_staging(&staging.place).map_err(io_err(&staging.place.parent))?;
         staging.dir = dir;
         let marker_path = staging.dir.join(MARKER);
@@ -448,12 +457,6 @@ impl Staging {
         .collect()
     }
 
-    /// Whether `path` has been written (or claimed) already.
-    pub fn has(&self, path: &str) -> bool {
-        let progress = self.progress.lock().expect("a writer panicked");
-        progress.made.contains(path) || path == MARKER
-    }
-
     /// Copies the file at `from` to `path` in the new output, streaming:
     /// a reflink where the file system has them, and otherwise the data
     /// only, a range at a time, so holes stay holes and memory stays flat
@@ -461,7 +464,7 @@ impl Staging {
     pub fn copy(&self, path: &str, from: &Path) -> Result<(), OutputError> {
         self.claim(std::iter::once(path))?;
         let to = self.dir.join(path);
-        copy_file(from, &to).map_err(|e| OutputError::Io(from.to_path_buf(), e))
+        copy_file(from, &to).map_err(|e| OutputError::Copy(from.to_path_buf(), e))
     }
 
     /// Puts the new output in place of the old in one step, then removes
@@ -615,7 +618,7 @@ fn is_gone(pid: u32) -> bool {
 /// builds that were killed: only real folders with our name pattern and
 /// marker, whose process is gone. Called under the lock, so no live build
 /// into the same output has one.
-fn sweep_stale_staging(place: &Place, new: &HashSet<String>) -> Vec<String> {
+fn sweep_stale_staging(place: &Place) -> Vec<String> {
     let prefix = place.staging_prefix();
     let Ok(entries) = fs::read_dir(&place.parent) else {
         return Vec::new();
@@ -630,7 +633,11 @@ fn sweep_stale_staging(place: &Place, new: &HashSet<String>) -> Vec<String> {
             continue;
         }
         match Made::read(&entry.path()) {
-            Ok(Some(made)) => warnings.extend(remove_made_by(&entry.path(), &made, new)),
+            // A staging folder's marker is always a list: no new paths
+            // are needed to read it.
+            Ok(Some(made)) => {
+                warnings.extend(remove_made_by(&entry.path(), &made, &HashSet::new()))
+            }
             // Killed between making the folder and writing all of its
             // marker: nothing else of ours can be inside yet. An empty
             // folder, or one holding only the start of our marker, goes.

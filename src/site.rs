@@ -506,24 +506,28 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
         vs_computer::games(&options.games, &solver)
     });
     let editions = timed(timings, "screens", || editions(&solver, &games));
-    let mut book_report = Report::default();
     let (pages, books) = timed(timings, "pages and books, at once", || {
         crate::par::join(
             || {
-                let mut parts = Report::default();
+                let (mut pages, mut timings) = (Report::default(), Vec::new());
                 for e in &editions {
                     let step = format!("  {} pages, rendered and written", e.slug);
-                    let mut timings = std::mem::take(&mut parts.timings);
                     timed_wall(&mut timings, &step, || {
                         let files = html::render(e, assets);
-                        count(&mut parts, &files);
+                        count(&mut pages, &files);
                         sink.put(files)
                     })?;
-                    parts.timings = timings;
                 }
-                Ok::<_, BuildError>(parts)
+                pages.timings = timings;
+                Ok::<_, BuildError>(pages)
             },
-            || books(&editions, assets, options.budgets, &mut book_report),
+            || {
+                let mut books_report = Report::default();
+                let files = books(&editions, assets, options.budgets, &mut books_report)?;
+                count(&mut books_report, &files);
+                sink.put(files)?;
+                Ok::<_, BuildError>(books_report)
+            },
         )
     });
     let (pages, books) = (pages?, books?);
@@ -531,8 +535,6 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
     let home_files = home_files(assets, &editions);
     count(&mut home, &home_files);
     sink.put(home_files)?;
-    count(&mut home, &books);
-    sink.put(books)?;
     for (path, from) in assets.extras() {
         sink.copy(path, from).map_err(|e| match e {
             OutputError::Twice(path) => BuildError::StaticClash(path),
@@ -544,7 +546,7 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
     // Home first, then each edition's folders, as the site reads.
     report.absorb(home);
     report.absorb(pages);
-    report.absorb(book_report);
+    report.absorb(books);
     Ok(report)
 }
 
@@ -603,8 +605,11 @@ fn check_extras_outside(static_dir: &Path, out: &Path, assets: &Assets) -> Resul
 /// Loads `static/`, then renders every file into a staging folder beside
 /// the output as it is ready, and swaps it in: the whole build.
 pub fn build(options: &Options) -> Result<Report, BuildError> {
-    output::check_target(&options.out)?;
+    // The name first (`--out /` holds every folder), then the overlap
+    // (`--out` at `static/` itself is refused as that, not as a stranger).
+    output::check_name(&options.out)?;
     check_apart(&options.static_dir, &options.out)?;
+    output::check_target(&options.out)?;
     let mut first = Vec::new();
     let assets = timed(&mut first, "read and check static/", || {
         Assets::load(&options.static_dir)
