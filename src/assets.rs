@@ -9,26 +9,24 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::screen::IMAGES;
-
 /// The files the build needs from `static/` besides the square images:
 /// the stylesheet, the favicon and the books' cover.
 pub const OTHERS: [&str; 3] = ["s.css", "favicon.svg", "cover.gif"];
 
-/// Whether the build uses `name` itself: a square image (`.svg` for the
-/// web, `.gif` for the books; redraw them with `cargo xtask draw-images`)
-/// or one of [`OTHERS`].
-pub fn is_required(name: &str) -> bool {
+/// Whether the build uses `name` itself: one of the cell `images` (`.svg`
+/// for the web, `.gif` for the books; redraw them with `cargo xtask
+/// draw-images`) or one of [`OTHERS`].
+pub fn is_required(name: &str, images: &[&str]) -> bool {
     OTHERS.contains(&name)
         || name
             .strip_suffix(".svg")
             .or_else(|| name.strip_suffix(".gif"))
-            .is_some_and(|stem| IMAGES.contains(&stem))
+            .is_some_and(|stem| images.contains(&stem))
 }
 
-/// Every file the build needs from `static/`.
-pub fn required() -> impl Iterator<Item = String> {
-    IMAGES
+/// Every file the build needs from `static/`, given the cell `images`.
+pub fn required<'a>(images: &'a [&'a str]) -> impl Iterator<Item = String> + 'a {
+    images
         .iter()
         .flat_map(|n| [format!("{n}.svg"), format!("{n}.gif")])
         .chain(OTHERS.iter().map(|n| n.to_string()))
@@ -55,6 +53,10 @@ pub enum AssetError {
     /// A file is not what its name says: a GIF that does not decode, an
     /// SVG that is not XML with an `<svg>` root.
     Corrupt(PathBuf, String),
+    /// Something that is not a regular file or a folder (a FIFO, a socket,
+    /// a device) where a file is read or copied: reading it could wait
+    /// forever.
+    NotAFile(PathBuf),
 }
 
 impl fmt::Display for AssetError {
@@ -66,6 +68,11 @@ impl fmt::Display for AssetError {
             AssetError::Corrupt(p, why) => {
                 write!(f, "static file {} is corrupt: {why}", p.display())
             }
+            AssetError::NotAFile(p) => write!(
+                f,
+                "{} is not a regular file (a FIFO, socket or device?); remove it from static/",
+                p.display()
+            ),
         }
     }
 }
@@ -104,17 +111,22 @@ fn check(name: &str, bytes: &[u8]) -> Result<(), String> {
 }
 
 impl Assets {
-    /// Reads and checks the required files first, so a wrong folder fails
-    /// at once whatever else it holds; then lists the other files below
-    /// `dir` without reading them, stopping at the first that cannot be
-    /// listed.
-    pub fn load(dir: &Path) -> Result<Assets, AssetError> {
+    /// Reads and checks the required files first (the cell `images` and
+    /// [`OTHERS`]), so a wrong folder fails at once whatever else it
+    /// holds; then lists the other files below `dir` without reading
+    /// them, stopping at the first that cannot be listed.
+    pub fn load(dir: &Path, images: &[&str]) -> Result<Assets, AssetError> {
         if !dir.is_dir() {
             return Err(AssetError::NoFolder(dir.to_path_buf()));
         }
         let mut files = BTreeMap::new();
-        for name in required() {
+        for name in required(images) {
             let path = dir.join(&name);
+            // The type first: reading a FIFO would wait for a writer.
+            match std::fs::metadata(&path) {
+                Ok(m) if !m.is_file() => return Err(AssetError::NotAFile(path)),
+                _ => {}
+            }
             let bytes = match std::fs::read(&path) {
                 Ok(bytes) => bytes,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -134,8 +146,12 @@ impl Assets {
                 let path = e.path().unwrap_or(dir).to_path_buf();
                 AssetError::Unreadable(path, e.into())
             })?;
-            if !entry.file_type().is_file() {
+            let kind = entry.file_type();
+            if kind.is_dir() {
                 continue;
+            }
+            if !kind.is_file() {
+                return Err(AssetError::NotAFile(entry.into_path()));
             }
             let rel = entry
                 .path()
@@ -146,7 +162,7 @@ impl Assets {
                 .map(|c| c.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/");
-            if !is_required(&key) {
+            if !is_required(&key, images) {
                 extras.push((key, entry.into_path()));
             }
         }

@@ -1,107 +1,165 @@
-//! The state graph: every position reachable from the empty board.
+//! The state graph: every position reachable from a game's start.
 //!
-//! Invariant: it holds each reachable board exactly once, sorted by id, and
-//! nothing else; moves are derived from [`Board::play`], never stored twice.
+//! Invariant: it holds each reachable position exactly once, sorted by
+//! key, and nothing else; moves are derived from [`Game::play`], never
+//! stored twice; a position's depth is the fewest moves that reach it.
 
-use crate::board::{Board, ID_LIMIT, Rules, Square};
+use std::collections::VecDeque;
 
-/// Every reachable position, X moving first, play stopping at three in a
-/// row or a full board.
+use crate::game::Game;
+
+/// Marks a key with no position in [`StateGraph`]'s index.
+const NONE: u32 = u32::MAX;
+
+/// Every position reachable from the start, with how deep each lies.
 #[derive(Clone, Debug)]
-pub struct StateGraph {
-    boards: Vec<Board>,
-    /// Board id -> position in `boards`, or `u16::MAX` for unreachable ids.
-    index: Vec<u16>,
+pub struct StateGraph<G: Game> {
+    start: G,
+    positions: Vec<G>,
+    /// Key -> place in `positions`, or [`NONE`] for keys not reached.
+    index: Vec<u32>,
+    /// The fewest moves from the start, indexed like `positions`.
+    depths: Vec<u32>,
 }
 
-impl Default for StateGraph {
+impl<G: Game> Default for StateGraph<G> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl StateGraph {
-    /// Enumerates the graph (5,478 positions) by a walk from the empty board.
-    pub fn new() -> StateGraph {
-        StateGraph::with_rules(Rules::default())
+impl<G: Game> StateGraph<G> {
+    /// Enumerates the graph of the usual rules (5,478 positions for
+    /// tic-tac-toe) by a breadth-first walk from the start.
+    pub fn new() -> StateGraph<G> {
+        StateGraph::with_rules(G::Rules::default())
     }
 
-    /// The graph of games played under `rules` (5,462 positions with early
-    /// draws).
-    pub fn with_rules(rules: Rules) -> StateGraph {
-        let mut seen = vec![false; ID_LIMIT as usize];
-        let mut stack = vec![Board::start(rules)];
-        seen[0] = true;
-        while let Some(b) = stack.pop() {
-            for (_, next) in moves(b) {
-                let id = next.id() as usize;
-                if !seen[id] {
-                    seen[id] = true;
-                    stack.push(next);
+    /// The graph of games played under `rules` (5,462 positions for
+    /// tic-tac-toe with early draws).
+    pub fn with_rules(rules: G::Rules) -> StateGraph<G> {
+        let start = G::start(rules);
+        let mut depth_of = vec![NONE; G::KEYS as usize];
+        let mut queue = VecDeque::from([start]);
+        depth_of[start.key() as usize] = 0;
+        let mut reached = Vec::new();
+        while let Some(p) = queue.pop_front() {
+            reached.push(p);
+            let d = depth_of[p.key() as usize];
+            for (_, next) in moves(p) {
+                let seen = &mut depth_of[next.key() as usize];
+                if *seen == NONE {
+                    *seen = d + 1;
+                    queue.push_back(next);
                 }
             }
         }
-        let boards: Vec<Board> = (0..ID_LIMIT)
-            .filter(|&id| seen[id as usize])
-            .filter_map(Board::from_id)
-            .map(|b| b.with_rules(rules))
-            .collect();
-        let mut index = vec![u16::MAX; ID_LIMIT as usize];
-        for (i, b) in boards.iter().enumerate() {
-            index[b.id() as usize] = i as u16;
+        reached.sort_by_key(|p| p.key());
+        let mut index = vec![NONE; G::KEYS as usize];
+        for (i, p) in reached.iter().enumerate() {
+            index[p.key() as usize] = i as u32;
         }
-        StateGraph { boards, index }
+        let depths = reached.iter().map(|p| depth_of[p.key() as usize]).collect();
+        StateGraph {
+            start,
+            positions: reached,
+            index,
+            depths,
+        }
     }
 
-    /// All positions, sorted by id.
-    pub fn boards(&self) -> &[Board] {
-        &self.boards
+    /// All positions, sorted by key.
+    pub fn boards(&self) -> &[G] {
+        &self.positions
     }
 
     /// How many positions there are.
     pub fn len(&self) -> usize {
-        self.boards.len()
+        self.positions.len()
     }
 
-    /// Never true: the empty board is always there.
+    /// Never true: the start is always there.
     pub fn is_empty(&self) -> bool {
-        self.boards.is_empty()
+        self.positions.is_empty()
     }
 
-    /// Whether `board` can arise in a game.
-    pub fn contains(&self, board: Board) -> bool {
-        self.position(board).is_some()
+    /// Whether `position` can arise in a game.
+    pub fn contains(&self, position: G) -> bool {
+        self.position(position).is_some()
     }
 
-    /// Where `board` stands in [`StateGraph::boards`].
-    pub fn position(&self, board: Board) -> Option<usize> {
-        match self.index.get(board.id() as usize) {
-            Some(&i) if i != u16::MAX => Some(usize::from(i)),
+    /// Where `position` stands in [`StateGraph::boards`].
+    pub fn position(&self, position: G) -> Option<usize> {
+        match self.index.get(position.key() as usize) {
+            Some(&i) if i != NONE && self.positions[i as usize] == position => Some(i as usize),
             _ => None,
         }
     }
 
-    /// The first position: the empty board under the graph's rules.
-    pub fn root(&self) -> Board {
-        self.boards[0]
+    /// The fewest moves from the start to `position`, if it is reachable.
+    pub fn depth(&self, position: G) -> Option<u32> {
+        self.position(position).map(|i| self.depths[i])
     }
 
-    /// The positions in breadth-first order from the empty board (by number
-    /// of marks, then id): every board comes after some board leading to it.
-    pub fn breadth_first(&self) -> Vec<Board> {
-        let mut order = self.boards.clone();
-        order.sort_by_key(|b| (b.marks(), b.id()));
+    /// The start position.
+    pub fn root(&self) -> G {
+        self.start
+    }
+
+    /// The positions in breadth-first order from the start (by depth,
+    /// then key): every position comes after some position leading to it.
+    pub fn breadth_first(&self) -> Vec<G> {
+        let mut order: Vec<usize> = (0..self.len()).collect();
+        order.sort_by_key(|&i| (self.depths[i], self.positions[i].key()));
+        order.into_iter().map(|i| self.positions[i]).collect()
+    }
+
+    /// Every position after all the positions its moves lead to (a
+    /// depth-first post-order from the start).
+    ///
+    /// # Panics
+    /// If play can return to a position, so that no such order exists.
+    pub fn children_first(&self) -> Vec<G> {
+        const NEW: u8 = 0;
+        const OPEN: u8 = 1;
+        const DONE: u8 = 2;
+        let mut state = vec![NEW; self.len()];
+        let mut order = Vec::with_capacity(self.len());
+        let at = |p: G| self.position(p).expect("closed under moves");
+        let mut stack = vec![(
+            self.start,
+            moves(self.start).map(|(_, n)| n).collect::<Vec<_>>(),
+        )];
+        state[at(self.start)] = OPEN;
+        while let Some((p, next)) = stack.last_mut() {
+            match next.pop() {
+                Some(n) => match state[at(n)] {
+                    NEW => {
+                        state[at(n)] = OPEN;
+                        stack.push((n, moves(n).map(|(_, c)| c).collect()));
+                    }
+                    OPEN => panic!("play returns to {n:?}"),
+                    _ => {}
+                },
+                None => {
+                    state[at(*p)] = DONE;
+                    order.push(*p);
+                    stack.pop();
+                }
+            }
+        }
         order
     }
 
-    /// How many distinct move sequences from the empty board reach each
-    /// position, indexed like [`StateGraph::boards`].
+    /// How many distinct move sequences from the start reach each
+    /// position, indexed like [`StateGraph::boards`]: for games whose
+    /// every move goes one deeper.
     pub fn paths(&self) -> Vec<u64> {
         let mut paths = vec![0u64; self.len()];
-        paths[0] = 1;
-        for b in self.breadth_first() {
-            let here = paths[self.position(b).expect("own board")];
-            for (_, next) in moves(b) {
+        paths[self.position(self.start).expect("the start")] = 1;
+        for p in self.breadth_first() {
+            let here = paths[self.position(p).expect("own position")];
+            for (_, next) in moves(p) {
                 paths[self.position(next).expect("closed under moves")] += here;
             }
         }
@@ -109,13 +167,12 @@ impl StateGraph {
     }
 }
 
-/// The legal moves from `board` and the board each one leads to, in reading
-/// order of the square played.
-pub fn moves(board: Board) -> impl Iterator<Item = (Square, Board)> {
-    board
-        .legal_moves()
-        .iter()
-        .filter_map(move |s| board.play(s).ok().map(|next| (s, next)))
+/// The legal moves from `position` and the position each leads to, in
+/// the order of the cells that make them.
+pub fn moves<G: Game>(position: G) -> impl Iterator<Item = (G::Move, G)> {
+    position
+        .moves()
+        .filter_map(move |m| position.play(m).ok().map(|next| (m, next)))
 }
 
 #[cfg(test)]
@@ -123,7 +180,7 @@ mod tests {
     //! Known answers from `shared/notes/known-answers.md`, checked by walking
     //! the whole graph (the tic-tac-toe perft).
     use super::*;
-    use crate::board::{Player, Status};
+    use crate::games::tictactoe::{Board, Player, Rules, Status};
     use std::collections::BTreeSet;
 
     fn result_key(b: Board) -> Option<&'static str> {
@@ -141,7 +198,7 @@ mod tests {
 
     #[test]
     fn positions_by_depth() {
-        let g = StateGraph::new();
+        let g = StateGraph::<Board>::new();
         assert_eq!(g.len(), 5_478);
         let mut by_depth = [0usize; 10];
         for b in g.boards() {
@@ -152,7 +209,7 @@ mod tests {
 
     #[test]
     fn finished_positions_by_result() {
-        let g = StateGraph::new();
+        let g = StateGraph::<Board>::new();
         let count = |key: &str, marks: usize| {
             g.boards()
                 .iter()
@@ -172,7 +229,7 @@ mod tests {
 
     #[test]
     fn moves_between_positions() {
-        let g = StateGraph::new();
+        let g = StateGraph::<Board>::new();
         let links: usize = g.boards().iter().map(|b| moves(*b).count()).sum();
         assert_eq!(links, 16_167);
         for b in g.boards() {
@@ -184,7 +241,7 @@ mod tests {
 
     #[test]
     fn games_by_outcome_and_length() {
-        let g = StateGraph::new();
+        let g = StateGraph::<Board>::new();
         let paths = g.paths();
         let mut by_result = std::collections::BTreeMap::new();
         let mut by_length = [0u64; 10];
@@ -205,7 +262,7 @@ mod tests {
 
     #[test]
     fn positions_up_to_symmetry() {
-        let g = StateGraph::new();
+        let g = StateGraph::<Board>::new();
         let classes: BTreeSet<u32> = g.boards().iter().map(|b| b.canonical_id()).collect();
         assert_eq!(classes.len(), 765);
         let finished: Vec<Board> = classes
@@ -225,7 +282,7 @@ mod tests {
 
     #[test]
     fn dead_draws_in_play_and_the_early_draw_graph() {
-        let g = StateGraph::new();
+        let g = StateGraph::<Board>::new();
         let in_play: Vec<Board> = g
             .boards()
             .iter()
@@ -247,7 +304,7 @@ mod tests {
         assert_eq!(dead.iter().sum::<usize>(), 120);
         assert_eq!([dead[6], dead[7], dead[8]], [8, 32, 80]);
 
-        let early = StateGraph::with_rules(Rules { early_draws: true });
+        let early = StateGraph::<Board>::with_rules(Rules { early_draws: true });
         assert_eq!(early.len(), 5_462);
         let links: usize = early.boards().iter().map(|b| moves(*b).count()).sum();
         assert_eq!(links, 15_999);
@@ -258,7 +315,7 @@ mod tests {
 
     #[test]
     fn breadth_first_puts_parents_first() {
-        let g = StateGraph::new();
+        let g = StateGraph::<Board>::new();
         let order = g.breadth_first();
         assert_eq!(order[0], Board::EMPTY);
         assert_eq!(order.len(), g.len());

@@ -5,12 +5,12 @@
 //! document with `lang`, `charset`, a viewport and a title, no script, and
 //! only relative links, so the site works from `file://` and any sub-path.
 
-use maud::{DOCTYPE, Markup, Render, html};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use crate::assets::Assets;
-use crate::board::{page_name, push_page_name};
+use crate::markup::{Grid, escape, write_grid};
 use crate::output::OutFile;
-use crate::screen::{Edition, Link, Screen, SquareView, Target, push_spoken_title, spoken_title};
+use crate::screen::{CellView, Edition, Link, Screen, Target, page_name, push_page_name};
 
 /// The shared page frame: head, a row of navigation links, then `body`.
 ///
@@ -43,19 +43,65 @@ pub fn layout(title: &str, icon: bool, nav: &[(String, &str)], body: Markup) -> 
     }
 }
 
-/// A square as a web page draws it: its image, labelled, in a link to the
-/// page after the move. Square links stay in the page's own folder.
-struct WebSquare<'a>(&'a SquareView);
+/// A page's grid: a table, a row a line of cells, each cell's image
+/// labelled, in a link to the page after the move. Cell links stay in the
+/// page's own folder. Minified, cells and rows close themselves; the
+/// template (`full`) closes them, as maud would write it.
+struct WebGrid<'a> {
+    out: &'a mut String,
+    images: &'a [&'static str],
+    full: bool,
+}
 
-impl Render for WebSquare<'_> {
-    fn render(&self) -> Markup {
-        let s = self.0;
-        let img = html! { img src={ (s.image()) ".svg" } alt=(s.label); };
-        match s.link {
-            Some(Target::Board { board, .. }) => html! { a href=(page_name(board)) { (img) } },
-            Some(Target::Contents) | None => img,
+impl Grid for WebGrid<'_> {
+    fn row(&mut self, _: usize) {
+        self.out.push_str("<tr>");
+    }
+
+    fn cell(&mut self) {
+        self.out.push_str("<td>");
+    }
+
+    fn link(&mut self, target: Target) {
+        // A page name is hex digits and `.html`: never quoted.
+        self.out.push_str("<a href=");
+        if let Target::Page { key, .. } = target {
+            push_page_name(self.out, key);
+        }
+        self.out.push('>');
+    }
+
+    fn image(&mut self, cell: &CellView) {
+        self.out.push_str("<img alt=");
+        attr(self.out, &cell.label);
+        self.out.push_str(" src=");
+        self.out.push_str(self.images[cell.image]);
+        self.out.push_str(".svg>");
+    }
+
+    fn end_link(&mut self) {
+        self.out.push_str("</a>");
+    }
+
+    fn end_cell(&mut self) {
+        if self.full {
+            self.out.push_str("</td>");
         }
     }
+
+    fn end_row(&mut self) {
+        if self.full {
+            self.out.push_str("</tr>");
+        }
+    }
+}
+
+/// The grid of `screen` as a table: minified, or `full` for the template.
+fn grid(out: &mut String, edition: &Edition, screen: &Screen, full: bool) {
+    out.push_str("<table>");
+    let images = edition.images;
+    write_grid(screen, &mut WebGrid { out, images, full });
+    out.push_str("</table>");
 }
 
 /// The way back up to the site root from a game's folder: `two-player/`
@@ -74,53 +120,43 @@ fn href(edition: &Edition, game: u16, link: Link) -> String {
 /// [`href`], onto `out`.
 fn push_href(out: &mut String, edition: &Edition, game: u16, link: Link) {
     match link {
-        Link::Here(Target::Board { board, .. }) | Link::Web(Target::Board { board, .. }) => {
-            push_page_name(out, board);
+        Link::Here(Target::Page { key, .. }) | Link::Web(Target::Page { key, .. }) => {
+            push_page_name(out, key);
         }
         Link::Here(Target::Contents) | Link::Web(Target::Contents) => {
             out.push_str(up(game));
             out.push_str("index.html#");
             out.push_str(edition.slug);
         }
-        Link::Across(slug, board) => {
+        Link::Across(slug, key) => {
             out.push_str(up(game));
             out.push_str(slug);
             out.push('/');
-            push_page_name(out, board);
+            push_page_name(out, key);
         }
         Link::File(name) => out.push_str(name),
     }
 }
 
-fn game_of(target: Target) -> u16 {
-    match target {
-        Target::Board { game, .. } => game,
-        Target::Contents => 0,
-    }
-}
-
 /// One screen as a page, unminified: the template. The title says the
-/// position in words ([`spoken_title`]), so the history list (the back
+/// position in words ([`Screen::title`]), so the history list (the back
 /// button is undo) tells positions apart and a screen reader reads it as
-/// words. The squares are a table of three rows, so assistive technology
-/// and text browsers see the rows.
+/// words. The cells are a table of rows, so assistive technology and text
+/// browsers see the rows.
 pub fn page_markup(edition: &Edition, screen: &Screen) -> Markup {
+    let mut table = String::new();
+    grid(&mut table, edition, screen, true);
     let body = html! {
         h1 { (screen.heading) }
         @for line in &screen.lines { p { (line) } }
-        table { @for row in screen.rows() { tr { @for s in row { td { (WebSquare(s)) } } } } }
+        (PreEscaped(table))
     };
-    layout(
-        &spoken_title(screen.board),
-        false,
-        &nav(edition, screen),
-        body,
-    )
+    layout(&screen.title, false, &nav(edition, screen), body)
 }
 
 /// A page's navigation links: home, then the screen's own.
 fn nav(edition: &Edition, screen: &Screen) -> Vec<(String, &'static str)> {
-    let game = game_of(screen.target);
+    let game = screen.target.game();
     let mut nav = vec![(format!("{}index.html", up(game)), "Home")];
     nav.extend(
         screen
@@ -137,106 +173,60 @@ fn nav(edition: &Edition, screen: &Screen) -> Vec<(String, &'static str)> {
 /// these bytes are what minify-html makes of the template, and that
 /// minify-html leaves them as they are.
 pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
-    let mut w = Minified(String::with_capacity(1024));
-    w.0.push_str(
+    let mut w = String::with_capacity(1024);
+    w.push_str(
         "<!doctype html><html lang=en><meta charset=utf-8>\
 <meta content=\"width=device-width\" name=viewport><title>",
     );
-    push_spoken_title(&mut w.0, screen.board);
-    w.0.push_str("</title><link href=s.css rel=stylesheet><main><p>");
+    escape(&mut w, &screen.title);
+    w.push_str("</title><link href=s.css rel=stylesheet><main><p>");
     // A paragraph's end tag goes: a heading or another paragraph closes it.
-    let game = game_of(screen.target);
-    w.0.push_str("<a href=");
-    w.0.push_str(up(game));
-    w.0.push_str("index.html>Home</a>");
+    let game = screen.target.game();
+    w.push_str("<a href=");
+    w.push_str(up(game));
+    w.push_str("index.html>Home</a>");
     let mut href = String::with_capacity(64);
     for (link, words) in &screen.nav {
         href.clear();
         push_href(&mut href, edition, game, *link);
-        w.0.push_str(" <a href=");
-        w.attr(&href);
-        w.0.push('>');
-        w.text(words);
-        w.0.push_str("</a>");
+        w.push_str(" <a href=");
+        attr(&mut w, &href);
+        w.push('>');
+        escape(&mut w, words);
+        w.push_str("</a>");
     }
-    w.0.push_str("<h1>");
-    w.text(&screen.heading);
-    w.0.push_str("</h1>");
+    w.push_str("<h1>");
+    escape(&mut w, &screen.heading);
+    w.push_str("</h1>");
     for line in &screen.lines {
-        w.0.push_str("<p>");
-        w.text(line);
+        w.push_str("<p>");
+        escape(&mut w, line);
     }
-    // Cells and rows close themselves.
-    w.0.push_str("<table>");
-    for row in screen.rows() {
-        w.0.push_str("<tr>");
-        for s in row {
-            w.0.push_str("<td>");
-            let link = match s.link {
-                Some(Target::Board { board, .. }) => Some(board),
-                Some(Target::Contents) | None => None,
-            };
-            if let Some(board) = link {
-                // A page name is hex digits and `.html`: never quoted.
-                w.0.push_str("<a href=");
-                push_page_name(&mut w.0, board);
-                w.0.push('>');
-            }
-            w.0.push_str("<img alt=");
-            w.attr(&s.label);
-            w.0.push_str(" src=");
-            w.0.push_str(s.image());
-            w.0.push_str(".svg>");
-            if link.is_some() {
-                w.0.push_str("</a>");
-            }
-        }
-    }
-    w.0.push_str("</table></main>");
-    w.0.into_bytes()
+    grid(&mut w, edition, screen, false);
+    w.push_str("</main>");
+    w.into_bytes()
 }
 
-/// Markup written the way minify-html writes it.
-struct Minified(String);
-
-impl Minified {
-    /// Text: only `&` and `<` need escaping.
-    fn text(&mut self, s: &str) {
-        if !s.bytes().any(|b| b == b'&' || b == b'<') {
-            self.0.push_str(s);
-            return;
-        }
-        for c in s.chars() {
-            match c {
-                '&' => self.0.push_str("&amp;"),
-                '<' => self.0.push_str("&lt;"),
-                c => self.0.push(c),
-            }
-        }
-    }
-
-    /// An attribute value: bare when nothing in it ends or quotes a value,
-    /// otherwise in double quotes (our values hold no quote marks).
-    fn attr(&mut self, v: &str) {
-        let bare = !v.is_empty()
-            && !v
-                .bytes()
-                .any(|b| b.is_ascii_whitespace() || b"\"'=<>`".contains(&b));
-        assert!(!v.contains('"'), "an attribute with a quote mark: {v}");
-        if bare {
-            self.text(v);
-        } else {
-            self.0.push('"');
-            self.text(v);
-            self.0.push('"');
-        }
+/// An attribute value as minify-html writes it: bare when nothing in it
+/// ends or quotes a value, otherwise in double quotes.
+fn attr(out: &mut String, v: &str) {
+    let bare = !v.is_empty()
+        && !v
+            .bytes()
+            .any(|b| b.is_ascii_whitespace() || b"\"'=<>`".contains(&b));
+    if bare {
+        escape(out, v);
+    } else {
+        out.push('"');
+        escape(out, v);
+        out.push('"');
     }
 }
 
 /// The web path of a screen, from the site root.
 pub fn path(edition: &Edition, target: Target) -> String {
     match target {
-        Target::Board { game, board } => format!("{}/{}", edition.web_dir(game), page_name(board)),
+        Target::Page { game, key } => format!("{}/{}", edition.web_dir(game), page_name(key)),
         Target::Contents => format!("index.html#{}", edition.slug),
     }
 }
@@ -247,9 +237,9 @@ pub fn render(edition: &Edition, assets: &Assets) -> Vec<OutFile> {
     let mut files = crate::par::map(&edition.screens, |s| {
         OutFile::new(path(edition, s.target), page(edition, s))
     });
-    let mut games: Vec<u16> = edition.screens.iter().map(|s| game_of(s.target)).collect();
+    let mut games: Vec<u16> = edition.screens.iter().map(|s| s.target.game()).collect();
     games.dedup();
-    let images = edition.images();
+    let images = edition.used_images();
     for game in games {
         let dir = edition.web_dir(game);
         files.push(OutFile::new(format!("{dir}/s.css"), assets.get("s.css")));
@@ -280,7 +270,7 @@ pub fn minify_bytes(html: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Square};
+    use crate::games::tictactoe::{Board, Square};
     use crate::graph::StateGraph;
 
     #[test]
@@ -290,8 +280,16 @@ mod tests {
         for i in [4, 0, 2] {
             b = b.play(Square::new(i).unwrap()).unwrap();
         }
-        let edition = crate::two_player::edition(&StateGraph::new());
-        let screen = edition.screens.iter().find(|s| s.board == b).unwrap();
+        let edition = crate::editions::two_player::edition(
+            "two-player",
+            &StateGraph::<Board>::new(),
+            Some("analysis"),
+        );
+        let screen = edition
+            .screens
+            .iter()
+            .find(|s| s.target == Target::page(b.id()))
+            .unwrap();
         let page = String::from_utf8(page(&edition, screen)).unwrap();
         expect_test::expect_file!["../tests/snapshots/two-player-page.html"].assert_eq(&page);
     }
@@ -300,14 +298,21 @@ mod tests {
     /// what minify-html makes of its template.
     #[test]
     fn every_page_is_its_minified_template() {
-        let solver = crate::solver::Solver::new(StateGraph::new());
-        let games = crate::vs_computer::games(&Default::default(), &solver);
+        let solver = crate::solver::Solver::new(StateGraph::<Board>::new());
+        let games = crate::editions::vs_computer::games(&Default::default(), &solver);
         for edition in crate::site::editions(&solver, &games) {
             let pages = crate::par::map(&edition.screens, |s| {
                 (page(&edition, s) == minify(&page_markup(&edition, s))).then_some(())
             });
             for (s, ok) in edition.screens.iter().zip(pages) {
-                assert!(ok.is_some(), "{}: {:?}", edition.slug, s.target);
+                assert!(
+                    ok.is_some(),
+                    "{}: {:?}\n{}\n{}",
+                    edition.slug,
+                    s.target,
+                    String::from_utf8_lossy(&page(&edition, s)),
+                    String::from_utf8_lossy(&minify(&page_markup(&edition, s)))
+                );
             }
         }
     }

@@ -12,7 +12,7 @@ use std::str::FromStr;
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 
-use crate::board::{Board, Square};
+use crate::game::Game;
 use crate::solver::{Score, Solver};
 
 /// The generator every random choice is drawn from.
@@ -97,7 +97,7 @@ pub fn pick_rank(rng: &mut Rng, q: u32, n: usize) -> usize {
 
 /// The legal moves of `board`, best first. Equal scores come in a random
 /// order, so that ties do not always favour the top-left square.
-pub fn ranked_moves(solver: &Solver, board: Board, rng: &mut Rng) -> Vec<(Square, Score)> {
+pub fn ranked_moves<G: Game>(solver: &Solver<G>, board: G, rng: &mut Rng) -> Vec<(G::Move, Score)> {
     let mut moves = solver.move_scores(board);
     // Fisher-Yates, then a stable sort by score keeps the shuffled tie order.
     for i in (1..moves.len()).rev() {
@@ -108,7 +108,12 @@ pub fn ranked_moves(solver: &Solver, board: Board, rng: &mut Rng) -> Vec<(Square
 }
 
 /// The computer's move on `board` at `level`, or `None` if the game is over.
-pub fn choose(solver: &Solver, board: Board, level: Level, rng: &mut Rng) -> Option<Square> {
+pub fn choose<G: Game>(
+    solver: &Solver<G>,
+    board: G,
+    level: Level,
+    rng: &mut Rng,
+) -> Option<G::Move> {
     let ranked = ranked_moves(solver, board, rng);
     let rank = match level.quotient() {
         Some(q) => pick_rank(rng, q, ranked.len()),
@@ -121,6 +126,7 @@ pub fn choose(solver: &Solver, board: Board, level: Level, rng: &mut Rng) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::tictactoe::{Board, Square, Status};
     use crate::graph::StateGraph;
     use rand_core::SeedableRng;
 
@@ -169,11 +175,11 @@ mod tests {
 
     #[test]
     fn the_best_ranked_move_takes_an_immediate_win() {
-        let solver = Solver::new(StateGraph::new());
+        let solver = Solver::new(StateGraph::<Board>::new());
         let mut rng = Rng::seed_from_u64(3);
         for &b in solver.graph().boards() {
             let wins: Vec<Square> = crate::graph::moves(b)
-                .filter(|(_, n)| n.is_over() && !matches!(n.status(), crate::board::Status::Draw))
+                .filter(|(_, n)| n.is_over() && !matches!(n.status(), Status::Draw))
                 .map(|(s, _)| s)
                 .collect();
             if wins.is_empty() {
@@ -187,7 +193,7 @@ mod tests {
 
     #[test]
     fn perfect_play_breaks_ties_at_random() {
-        let solver = Solver::new(StateGraph::new());
+        let solver = Solver::new(StateGraph::<Board>::new());
         let mut rng = Rng::seed_from_u64(5);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..200 {

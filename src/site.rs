@@ -14,15 +14,16 @@ use std::time::{Duration, Instant};
 use maud::html;
 
 use crate::assets::{AssetError, Assets};
-use crate::board::Rules;
 use crate::ebook;
+use crate::editions::vs_computer::{self, Match};
+use crate::editions::{analysis, two_player};
+use crate::game::Game;
+use crate::games::tictactoe::{Board, Rules};
 use crate::graph::StateGraph;
 use crate::html::{self, layout, minify};
 use crate::output::{self, OutFile, OutputError};
-use crate::screen::{Edition, IMAGES};
+use crate::screen::Edition;
 use crate::solver::Solver;
-use crate::vs_computer::{self, Game};
-use crate::{analysis, two_player};
 
 /// What to build and where.
 #[derive(Clone, Debug)]
@@ -297,13 +298,28 @@ fn count(report: &mut Report, files: &[OutFile]) {
     }
 }
 
+/// The two-player edition's slug: its web folder and its books' names.
+pub const TWO_PLAYER: &str = "two-player";
+
+/// The games against the computer's slug: a folder per game inside.
+pub const VS_COMPUTER: &str = "vs-computer";
+
+/// The analysis edition's slug.
+pub const ANALYSIS: &str = "analysis";
+
+/// The images every game of the site draws its cells with: what
+/// `static/` must hold, as `.svg` and `.gif`.
+pub const IMAGES: &[&str] = <Board as Game>::IMAGES;
+
 /// The editions, in the order the home page and the book list show them.
-/// Adding an edition is a module that makes an [`Edition`] and a line here.
-pub fn editions(solver: &Solver, games: &[Game]) -> Vec<Edition> {
+/// Adding an edition is a module that makes an [`Edition`] and a line here;
+/// the slugs are named here, so editions that link to each other are told
+/// where the other is.
+pub fn editions(solver: &Solver<Board>, games: &[Match<Board>]) -> Vec<Edition> {
     vec![
-        two_player::edition(solver.graph()),
-        vs_computer::edition(games),
-        analysis::edition(solver),
+        two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS)),
+        vs_computer::edition(VS_COMPUTER, solver, games),
+        analysis::edition(ANALYSIS, solver, TWO_PLAYER),
     ]
 }
 
@@ -379,8 +395,11 @@ fn home_files(assets: &Assets, editions: &[Edition]) -> Vec<OutFile> {
 
 /// The two-player web pages and the assets beside them, made from the
 /// graph: what `cargo xtask bench` times against a bare C writer.
-pub fn two_player_files(graph: &StateGraph, assets: &Assets) -> Vec<OutFile> {
-    html::render(&two_player::edition(graph), assets)
+pub fn two_player_files(graph: &StateGraph<Board>, assets: &Assets) -> Vec<OutFile> {
+    html::render(
+        &two_player::edition(TWO_PLAYER, graph, Some(ANALYSIS)),
+        assets,
+    )
 }
 
 /// One book: an edition (as books show it) in one format, with its size
@@ -431,7 +450,7 @@ fn books(
     let images: Vec<Vec<(&str, &[u8])>> = books
         .iter()
         .map(|b| {
-            b.images()
+            b.used_images()
                 .into_iter()
                 .chain([ebook::COVER])
                 .map(|n| (n, assets.get(&format!("{n}.gif"))))
@@ -500,7 +519,7 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
         early_draws: options.early_draws,
     };
     let solver = timed(timings, "solve", || {
-        Solver::new(StateGraph::with_rules(rules))
+        Solver::new(StateGraph::<Board>::with_rules(rules))
     });
     let games = timed(timings, "play out games", || {
         vs_computer::games(&options.games, &solver)
@@ -612,7 +631,7 @@ pub fn build(options: &Options) -> Result<Report, BuildError> {
     output::check_target(&options.out)?;
     let mut first = Vec::new();
     let assets = timed(&mut first, "read and check static/", || {
-        Assets::load(&options.static_dir)
+        Assets::load(&options.static_dir, IMAGES)
     })?;
     check_extras_outside(&options.static_dir, &options.out, &assets)?;
     let staging = timed(&mut first, "lock, and make the staging folder", || {

@@ -1,4 +1,6 @@
-//! The solver: negamax over the state graph, memoised by position.
+//! The solver: negamax over the state graph, each position scored once,
+//! deepest first, from the scores of the positions after it (so each is
+//! looked up, never searched again).
 //!
 //! Invariant: every reachable position has exactly one [`Score`], computed
 //! once, from the side to move's point of view; no IO, no randomness.
@@ -6,7 +8,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::board::{Board, Square, Status};
+use crate::game::{Game, Outcome, Verdict};
 use crate::graph::{StateGraph, moves};
 
 /// The value of a position or move for the side to move: a win, draw or
@@ -15,23 +17,23 @@ use crate::graph::{StateGraph, moves};
 /// Ordered so that greater is better: faster wins beat slower ones, and
 /// slower losses beat faster ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Score(i8);
+pub struct Score(i16);
 
 /// Magnitude of a result reached now; one less for each ply away.
-const MAX: i8 = 10;
+const MAX: i16 = 10_000;
 
 impl Score {
     /// A draw with best play.
     pub const DRAW: Score = Score(0);
 
     /// A win reached in `plies` plies.
-    pub fn win_in(plies: u8) -> Score {
-        Score(MAX - plies as i8)
+    pub fn win_in(plies: u16) -> Score {
+        Score(MAX - plies as i16)
     }
 
     /// A loss reached in `plies` plies.
-    pub fn loss_in(plies: u8) -> Score {
-        Score(-(MAX - plies as i8))
+    pub fn loss_in(plies: u16) -> Score {
+        Score(-(MAX - plies as i16))
     }
 
     /// Whether the side to move wins with best play.
@@ -45,11 +47,11 @@ impl Score {
     }
 
     /// Plies until the game ends (0 for a draw).
-    pub fn plies(self) -> u8 {
+    pub fn plies(self) -> u16 {
         if self.0 == 0 {
             0
         } else {
-            (MAX - self.0.abs()) as u8
+            (MAX - self.0.abs()) as u16
         }
     }
 
@@ -81,26 +83,42 @@ impl fmt::Display for Score {
     }
 }
 
+impl Verdict {
+    /// The verdict of a solver score, from the side it scores: plies
+    /// counted as the winner's moves.
+    pub fn of(score: Score) -> Verdict {
+        let plies = score.plies();
+        if score.is_win() {
+            Verdict::Win(plies.div_ceil(2))
+        } else if score.is_loss() {
+            Verdict::Loss(plies / 2)
+        } else {
+            Verdict::Draw
+        }
+    }
+}
+
 /// The solved game: a score for every reachable position.
 #[derive(Clone, Debug)]
-pub struct Solver {
-    graph: StateGraph,
+pub struct Solver<G: Game> {
+    graph: StateGraph<G>,
     scores: Vec<Score>,
 }
 
-impl Solver {
-    /// Solves every position of `graph`, deepest first, so each child is
-    /// scored before its parents.
-    pub fn new(graph: StateGraph) -> Solver {
+impl<G: Game> Solver<G> {
+    /// Solves every position of `graph`, each after every position its
+    /// moves lead to ([`StateGraph::children_first`]).
+    ///
+    /// # Panics
+    /// If play can return to a position: negamax needs a game that ends.
+    pub fn new(graph: StateGraph<G>) -> Solver<G> {
         let mut scores = vec![Score::DRAW; graph.len()];
-        let mut order = graph.breadth_first();
-        order.reverse();
-        for b in order {
-            let score = match b.status() {
-                // The player who just moved made the line: the side to move lost.
-                Status::Won { .. } => Score::loss_in(0),
-                Status::Draw => Score::DRAW,
-                Status::InPlay(_) => moves(b)
+        for b in graph.children_first() {
+            let score = match b.outcome() {
+                Some(Outcome::Won(winner)) if winner == b.mover() => Score::win_in(0),
+                Some(Outcome::Won(_)) => Score::loss_in(0),
+                Some(Outcome::Draw) => Score::DRAW,
+                None => moves(b)
                     .map(|(_, next)| scores[graph.position(next).expect("closed")].back_up())
                     .max()
                     .expect("a position in play has a move"),
@@ -111,18 +129,18 @@ impl Solver {
     }
 
     /// The graph it solved.
-    pub fn graph(&self) -> &StateGraph {
+    pub fn graph(&self) -> &StateGraph<G> {
         &self.graph
     }
 
     /// The score of `board` for the side to move, if it is reachable.
-    pub fn score(&self, board: Board) -> Option<Score> {
+    pub fn score(&self, board: G) -> Option<Score> {
         self.graph.position(board).map(|i| self.scores[i])
     }
 
     /// Every legal move of `board` with its score for the side to move, in
-    /// reading order of the squares.
-    pub fn move_scores(&self, board: Board) -> Vec<(Square, Score)> {
+    /// the order of the cells that make them.
+    pub fn move_scores(&self, board: G) -> Vec<(G::Move, Score)> {
         moves(board)
             .filter_map(|(s, next)| self.score(next).map(|v| (s, v.back_up())))
             .collect()
@@ -132,6 +150,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::tictactoe::{Board, Square, Status};
 
     fn board(moves: &[usize]) -> Board {
         moves.iter().fold(Board::EMPTY, |b, &i| {
@@ -140,8 +159,18 @@ mod tests {
     }
 
     #[test]
+    fn verdicts_count_the_winners_moves() {
+        assert_eq!(Verdict::of(Score::win_in(1)), Verdict::Win(1));
+        assert_eq!(Verdict::of(Score::win_in(3)), Verdict::Win(2));
+        assert_eq!(Verdict::of(Score::loss_in(2)), Verdict::Loss(1));
+        assert_eq!(Verdict::of(Score::loss_in(4)), Verdict::Loss(2));
+        assert_eq!(Verdict::of(Score::DRAW).to_string(), "draw");
+        assert_eq!(Verdict::Win(2).to_string(), "win in 2");
+    }
+
+    #[test]
     fn the_empty_board_is_a_draw() {
-        let s = Solver::new(StateGraph::new());
+        let s = Solver::new(StateGraph::<Board>::new());
         assert_eq!(s.score(Board::EMPTY), Some(Score::DRAW));
         assert!(
             s.move_scores(Board::EMPTY)
@@ -168,7 +197,7 @@ mod tests {
     }
 
     fn s_best(b: &Board) -> (Square, Score) {
-        let s = Solver::new(StateGraph::new());
+        let s = Solver::new(StateGraph::<Board>::new());
         s.move_scores(*b)
             .into_iter()
             .max_by_key(|(_, v)| *v)
@@ -177,7 +206,7 @@ mod tests {
 
     #[test]
     fn scores_agree_with_a_plain_negamax() {
-        fn negamax(b: Board) -> i8 {
+        fn negamax(b: Board) -> i16 {
             match b.status() {
                 Status::Won { .. } => -MAX,
                 Status::Draw => 0,
@@ -190,7 +219,7 @@ mod tests {
                     .unwrap(),
             }
         }
-        let s = Solver::new(StateGraph::new());
+        let s = Solver::new(StateGraph::<Board>::new());
         for &b in s.graph().boards().iter().filter(|b| b.marks() >= 3) {
             assert_eq!(s.score(b).unwrap().0, negamax(b), "{b}");
         }

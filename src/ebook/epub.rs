@@ -7,10 +7,11 @@
 //! files in a fixed order), and every `href` names a file and an `id`
 //! inside the package.
 
-use crate::hash::FastMap;
+use rustc_hash::FxHashMap;
 
 use super::{AUTHOR, caption, intro};
-use crate::screen::{Edition, Screen, Target};
+use crate::markup::{Grid, escape as escape_onto, write_grid};
+use crate::screen::{CellView, Edition, Screen, Target};
 
 /// The most bytes of boards in one content file: well under the 300 KB
 /// that older readers choke on, and as large as that allows, since links
@@ -20,7 +21,7 @@ pub const MAX_FILE_BYTES: usize = 250_000;
 /// The package's last-modified date, fixed so that builds are identical.
 const MODIFIED: &str = "2009-03-14T00:00:00Z";
 
-/// One board a page: each starts a new page and is kept whole, its squares
+/// One screen a page: each starts a new page and is kept whole, its cells
 /// scaled to the page (three to a row), and no paragraph is indented, so
 /// the rows line up.
 const CSS: &str = "body{margin:0;text-align:center}\
@@ -30,10 +31,9 @@ img{width:30%;max-width:160px;height:auto;border:0}\
 h1{font-size:1.4em}";
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut out = String::with_capacity(s.len());
+    escape_onto(&mut out, s);
+    out
 }
 
 fn xhtml(title: &str, body: &str) -> String {
@@ -48,13 +48,13 @@ xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><m
 /// The content files of a book: the opening page, then the boards, packed
 /// in book order into files of at most [`MAX_FILE_BYTES`].
 struct Layout {
-    files: FastMap<Target, String>,
+    files: FxHashMap<Target, String>,
     chunks: Vec<std::ops::Range<usize>>,
 }
 
 impl Layout {
     fn new(book: &Edition) -> Layout {
-        let mut files = FastMap::default();
+        let mut files = FxHashMap::default();
         files.insert(Target::Contents, "front.xhtml".to_string());
         let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
         let mut bytes = 0;
@@ -67,7 +67,7 @@ impl Layout {
         };
         for (i, b) in book.screens.iter().enumerate() {
             scratch.clear();
-            board(&mut scratch, b, &far);
+            board(&mut scratch, book.images, b, &far);
             let size = scratch.len();
             match chunks.last_mut() {
                 Some(c) if bytes + size <= MAX_FILE_BYTES => {
@@ -109,7 +109,7 @@ fn board_file(chunk: usize) -> String {
 }
 
 fn front(book: &Edition, layout: &Layout) -> String {
-    let mut body = format!("<section id=\"contents\"><h1>{}</h1>", escape(book.title));
+    let mut body = format!("<section id=\"contents\"><h1>{}</h1>", escape(&book.title));
     for p in intro(book) {
         body += &format!("<p>{}</p>", escape(p));
     }
@@ -122,52 +122,54 @@ fn front(book: &Edition, layout: &Layout) -> String {
         );
     }
     body += "</ul></section>";
-    xhtml(book.title, &body)
+    xhtml(&book.title, &body)
 }
 
-/// Text with `&`, `<`, `>` and `"` escaped, onto `out`.
-fn escape_onto(out: &mut String, s: &str) {
-    if !s.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"')) {
-        out.push_str(s);
-        return;
-    }
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
+/// A screen's grid in XHTML: rows split by line breaks, PNG images.
+struct EpubGrid<'a, H> {
+    out: &'a mut String,
+    images: &'a [&'static str],
+    href: &'a H,
+}
+
+impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
+    fn row(&mut self, index: usize) {
+        if index > 0 {
+            self.out.push_str("<br/>");
         }
     }
+
+    fn link(&mut self, target: Target) {
+        self.out.push_str("<a href=\"");
+        (self.href)(self.out, target);
+        self.out.push_str("\">");
+    }
+
+    fn image(&mut self, cell: &CellView) {
+        self.out.push_str("<img alt=\"");
+        escape_onto(self.out, &cell.label);
+        self.out.push_str("\" src=\"");
+        self.out.push_str(self.images[cell.image]);
+        self.out.push_str(".png\"/>");
+    }
+
+    fn end_link(&mut self) {
+        self.out.push_str("</a>");
+    }
 }
 
-/// One board onto `out`: its squares in rows, then its caption and, once
+/// One screen onto `out`: its cells in rows, then its caption and, once
 /// the game is over, its links. `href` writes a link's address.
-fn board(out: &mut String, b: &Screen, href: &impl Fn(&mut String, Target)) {
+fn board(
+    out: &mut String,
+    images: &[&'static str],
+    b: &Screen,
+    href: &impl Fn(&mut String, Target),
+) {
     out.push_str("<div id=\"");
     b.target.push_anchor(out);
     out.push_str("\"><p>");
-    for (r, row) in b.rows().enumerate() {
-        if r > 0 {
-            out.push_str("<br/>");
-        }
-        for s in row {
-            if let Some(t) = s.link {
-                out.push_str("<a href=\"");
-                href(out, t);
-                out.push_str("\">");
-            }
-            out.push_str("<img alt=\"");
-            escape_onto(out, &s.label);
-            out.push_str("\" src=\"");
-            out.push_str(s.image());
-            out.push_str(".png\"/>");
-            if s.link.is_some() {
-                out.push_str("</a>");
-            }
-        }
-    }
+    write_grid(b, &mut EpubGrid { out, images, href });
     out.push_str("</p><p>");
     for (i, line) in caption(b).enumerate() {
         if i > 0 {
@@ -189,11 +191,11 @@ fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
     let file = board_file(chunk);
     let mut body = String::with_capacity(MAX_FILE_BYTES);
     for b in &book.screens[layout.chunks[chunk].clone()] {
-        board(&mut body, b, &|out: &mut String, t| {
+        board(&mut body, book.images, b, &|out: &mut String, t| {
             layout.href_onto(out, &file, t)
         });
     }
-    xhtml(book.title, &body)
+    xhtml(&book.title, &body)
 }
 
 fn nav(book: &Edition, layout: &Layout) -> String {
@@ -206,7 +208,7 @@ fn nav(book: &Edition, layout: &Layout) -> String {
         );
     }
     xhtml(
-        book.title,
+        &book.title,
         &format!("<nav epub:type=\"toc\" id=\"toc\"><h1>Contents</h1><ol>{items}</ol></nav>"),
     )
 }
@@ -243,7 +245,7 @@ unique-identifier=\"id\" xml:lang=\"en\"><metadata xmlns:dc=\"http://purl.org/dc
 <meta property=\"dcterms:modified\">{MODIFIED}</meta></metadata>\
 <manifest>{manifest}</manifest><spine>{spine}</spine></package>",
         slug = book.book_stem(),
-        title = escape(book.title),
+        title = escape(&book.title),
     )
 }
 

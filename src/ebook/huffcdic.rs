@@ -26,7 +26,7 @@
 //! reader recurses; zero padding at a record's end is never a whole code
 //! (the all-zero code is the longest, and at least 8 bits long).
 
-use crate::hash::FastMap;
+use rustc_hash::FxHashMap;
 
 /// Longest code: the readers take up to 32 bits; fewer keeps the tables
 /// sane.
@@ -104,13 +104,13 @@ struct Tokens<'a> {
 
 impl<'a> Tokens<'a> {
     fn cut(pieces: &[&'a [u8]]) -> Tokens<'a> {
-        let mut run_counts: FastMap<&[u8], u32> = FastMap::default();
+        let mut run_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
         for piece in pieces {
             for run in runs(piece).filter(|r| r.len() > 1) {
                 *run_counts.entry(run).or_default() += 1;
             }
         }
-        let mut tag_counts: FastMap<&[u8], u32> = FastMap::default();
+        let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
         for (run, &n) in &run_counts {
             if n < MIN_RUN_COUNT {
                 for tag in tags(run).filter(|t| t.len() > 1) {
@@ -123,7 +123,7 @@ impl<'a> Tokens<'a> {
             counts: Vec::new(),
             pieces: Vec::new(),
         };
-        let mut ids: FastMap<&[u8], u32> = FastMap::default();
+        let mut ids: FxHashMap<&[u8], u32> = FxHashMap::default();
         let mut bytes = [u32::MAX; 256];
         let mut add = |t: &mut Tokens<'a>, phrase: &'a [u8], out: &mut Vec<u32>| {
             let slot = if phrase.len() == 1 {
@@ -408,6 +408,7 @@ pub fn compress(pieces: &[&[u8]]) -> Compressed {
 
 /// A reader of HUFF/CDIC records, as KindleUnpack, calibre and libmobi
 /// read them; for the tests.
+#[cfg(any(test, feature = "test-support"))]
 pub struct Reader {
     table: Vec<(u8, bool, u64)>,
     min_code: Vec<u64>,
@@ -415,10 +416,12 @@ pub struct Reader {
     phrases: Vec<(Vec<u8>, bool)>,
 }
 
+#[cfg(any(test, feature = "test-support"))]
 fn be32(r: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes(r.get(at..at + 4)?.try_into().ok()?))
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl Reader {
     /// Reads the HUFF record and then the CDIC records.
     pub fn new(tables: &[&[u8]]) -> Option<Reader> {

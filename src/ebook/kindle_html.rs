@@ -7,7 +7,8 @@
 use maud::{DOCTYPE, Markup, PreEscaped, Render, html};
 
 use super::{caption, intro};
-use crate::screen::{Edition, Target};
+use crate::markup::{Grid, escape, write_grid};
+use crate::screen::{CellView, Edition, Screen, Target};
 
 /// A link's `href`: `#` and the target's anchor. Anchors are hex digits,
 /// letters and hyphens, so nothing needs escaping.
@@ -29,6 +30,48 @@ impl Render for Id {
     }
 }
 
+/// A screen's grid: rows split by line breaks, GIF images, `#` links.
+struct KindleGrid<'a> {
+    out: String,
+    images: &'a [&'static str],
+}
+
+impl Grid for KindleGrid<'_> {
+    fn row(&mut self, index: usize) {
+        if index > 0 {
+            self.out.push_str("<br>");
+        }
+    }
+
+    fn link(&mut self, target: Target) {
+        self.out.push_str("<a href=\"");
+        Href(target).render_to(&mut self.out);
+        self.out.push_str("\">");
+    }
+
+    fn image(&mut self, cell: &CellView) {
+        self.out.push_str("<img src=\"");
+        self.out.push_str(self.images[cell.image]);
+        self.out.push_str(".gif\" alt=\"");
+        escape(&mut self.out, &cell.label);
+        self.out.push_str("\">");
+    }
+
+    fn end_link(&mut self) {
+        self.out.push_str("</a>");
+    }
+}
+
+/// A screen's grid as markup.
+fn grid(images: &[&'static str], screen: &Screen) -> PreEscaped<String> {
+    let mut g = KindleGrid {
+        out: String::new(),
+        images,
+    };
+    write_grid(screen, &mut g);
+    PreEscaped(g.out)
+}
+
 /// The book as one HTML document.
 pub fn write(book: &Edition) -> Vec<u8> {
     let page: Markup = html! {
@@ -36,14 +79,14 @@ pub fn write(book: &Edition) -> Vec<u8> {
         html lang="en" {
             head {
                 meta charset="utf-8";
-                title { (book.title) }
+                title { (&book.title) }
                 // No first-line indent (calibre and Kindle indent a <p>),
                 // so the rows of a board line up.
                 style { "p{text-indent:0}" }
             }
             body {
                 div id=(Target::Contents.anchor()) {
-                    h2 { (book.title) }
+                    h2 { (&book.title) }
                     @for p in intro(book) { p { (p) } }
                     @for (line, target) in &book.contents { p { a href=(Href(*target)) { (line) } } }
                 }
@@ -53,16 +96,7 @@ pub fn write(book: &Edition) -> Vec<u8> {
                     // five thousand levels deep, which browsers choke on.
                     (PreEscaped("<mbp:pagebreak></mbp:pagebreak>"))
                     p id=(Id(b.target)) {
-                        @for (r, row) in b.rows().enumerate() {
-                            @if r > 0 { br; }
-                            @for s in row {
-                                @if let Some(t) = s.link {
-                                    a href=(Href(t)) { img src={ (PreEscaped(s.image())) ".gif" } alt=(s.label); }
-                                } @else {
-                                    img src={ (PreEscaped(s.image())) ".gif" } alt=(s.label);
-                                }
-                            }
-                        }
+                        (grid(book.images, b))
                         @for line in caption(b) { br; (line) }
                         @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
                     }

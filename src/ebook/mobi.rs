@@ -1,6 +1,7 @@
 //! MOBI 6 ("KF7"), the one format every Kindle opens, written with no
 //! outside converter: a PalmDB of record 0 (PalmDOC, MOBI and EXTH
-//! headers), PalmDOC-compressed 4,096-byte text records, GIF image records,
+//! headers), 4,096-byte text records compressed with PalmDOC or HUFF/CDIC
+//! (whichever is smaller), GIF image records,
 //! and FLIS, FCIS and EOF records. Layout after calibre's MOBI 6 writer and
 //! the MobileRead wiki (see `shared/notes/ebook-formats.md`).
 //!
@@ -8,11 +9,12 @@
 //! clock, no random id), and every `filepos` holds the byte offset of the
 //! `<` of its target's first element in the uncompressed text.
 
-use crate::hash::FastMap;
+use rustc_hash::FxHashMap;
 
 use super::{AUTHOR, COVER, caption, intro};
 use super::{huffcdic, palmdoc};
-use crate::screen::{Edition, IMAGES, Target};
+use crate::markup::{Grid, escape, write_grid};
+use crate::screen::{CellView, Edition, Target};
 
 /// Uncompressed bytes of text per record.
 pub const RECORD_SIZE: usize = 4096;
@@ -24,11 +26,13 @@ const PALM_DATE: u32 = 1_237_000_000;
 /// HTML text with `filepos` links filled in once every target is placed.
 struct Text {
     buf: Vec<u8>,
-    placed: FastMap<Target, usize>,
+    placed: FxHashMap<Target, usize>,
     links: Vec<(usize, Target)>,
     /// Digits of every `filepos`: enough for the longest offset, the same
     /// for all, so filling them in moves nothing.
     digits: usize,
+    /// Room for escaping text.
+    scratch: String,
 }
 
 impl Text {
@@ -36,16 +40,13 @@ impl Text {
         self.buf.extend_from_slice(s.as_bytes());
     }
 
-    /// Text content, with `&`, `<` and `>` escaped.
+    /// Text content, escaped.
     fn text(&mut self, s: &str) {
-        for c in s.chars() {
-            match c {
-                '&' => self.push("&amp;"),
-                '<' => self.push("&lt;"),
-                '>' => self.push("&gt;"),
-                c => self.push(c.encode_utf8(&mut [0; 4])),
-            }
-        }
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        escape(&mut out, s);
+        self.push(&out);
+        self.scratch = out;
     }
 
     /// `filepos=` and the digits to be filled in.
@@ -76,6 +77,35 @@ impl Text {
     }
 }
 
+/// A screen's grid: rows split by line breaks, `filepos` links, and
+/// each image's tag (`recindex[i]` for the edition's image `i`).
+struct MobiGrid<'a> {
+    text: &'a mut Text,
+    recindex: &'a [Option<String>],
+}
+
+impl Grid for MobiGrid<'_> {
+    fn row(&mut self, index: usize) {
+        if index > 0 {
+            self.text.push("<br>");
+        }
+    }
+
+    fn link(&mut self, target: Target) {
+        self.text.link(target);
+    }
+
+    fn image(&mut self, cell: &CellView) {
+        let tag = self.recindex[cell.image].as_deref();
+        self.text
+            .push(tag.expect("the book carries every image its screens use"));
+    }
+
+    fn end_link(&mut self) {
+        self.text.push("</a>");
+    }
+}
+
 /// The book as one Mobipocket HTML stream, HTML 3.2 with `filepos` links,
 /// `recindex` images (`images` names them in record order) and
 /// `<mbp:pagebreak/>` between screens. Returns the text and the offset
@@ -101,12 +131,14 @@ pub fn markup(book: &Edition, images: &[&str]) -> (Vec<u8>, usize) {
 fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
     let mut t = Text {
         buf: Vec::new(),
-        placed: FastMap::default(),
+        placed: FxHashMap::default(),
         links: Vec::new(),
         digits,
+        scratch: String::new(),
     };
-    // Each square image's tag, made once: `recindex` counts from 1.
-    let recindex: Vec<Option<String>> = IMAGES
+    // Each cell image's tag, made once: `recindex` counts from 1.
+    let recindex: Vec<Option<String>> = book
+        .images
         .iter()
         .map(|name| {
             let i = images.iter().position(|n| n == name)?;
@@ -118,7 +150,7 @@ fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
     t.push("/></guide></head><body>");
     t.place(Target::Contents);
     t.push("<h2>");
-    t.text(book.title);
+    t.text(&book.title);
     t.push("</h2>");
     for p in intro(book) {
         t.push("<p>");
@@ -137,21 +169,13 @@ fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
         // A <div>, not a <p>: the Kindle and calibre indent a paragraph's
         // first line, which would push the top row right of the others.
         t.push("<div>");
-        for (r, row) in b.rows().enumerate() {
-            if r > 0 {
-                t.push("<br>");
-            }
-            for square in row {
-                if let Some(target) = square.link {
-                    t.link(target);
-                }
-                let tag = recindex[square.image_index()].as_deref();
-                t.push(tag.expect("the book carries every image its screens use"));
-                if square.link.is_some() {
-                    t.push("</a>");
-                }
-            }
-        }
+        write_grid(
+            b,
+            &mut MobiGrid {
+                text: &mut t,
+                recindex: &recindex,
+            },
+        );
         for line in caption(b) {
             t.push("<br>");
             t.text(line);
@@ -462,7 +486,7 @@ pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
     let bytes: Vec<&[u8]> = images.iter().map(|(_, b)| *b).collect();
     let (text, start) = markup(book, &names);
     let meta = Metadata {
-        title: book.title,
+        title: &book.title,
         author: AUTHOR,
         start_reading: start as u32,
         cover: names.iter().position(|n| *n == COVER).expect("a cover") as u32,
@@ -471,7 +495,9 @@ pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
 }
 
 /// A reader for what [`container`] writes: the records, and the text put
-/// back together. Used by the tests; honours the multibyte trailing bytes.
+/// back together. Only for the tests (the `test-support` feature); honours
+/// the multibyte trailing bytes.
+#[cfg(any(test, feature = "test-support"))]
 pub mod read {
     /// The records of a PalmDB file.
     pub fn records(file: &[u8]) -> Vec<&[u8]> {

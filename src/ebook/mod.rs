@@ -21,17 +21,13 @@ pub const AUTHOR: &str = "tictactoe-book";
 /// The cover image's name; it comes after the square images.
 pub const COVER: &str = "cover";
 
-/// The rules, the first paragraph of every book's opening page.
-pub const RULES: &str = "X moves first. Select an empty square to place your mark; three in a \
-row wins. Each board is a page of its own, and each empty square is a link to the board \
-after that move. To take a move back, go back.";
-
-/// The paragraphs of a book's opening page, before its contents.
+/// The paragraphs of a book's opening page, before its contents: the
+/// game's rules, then what the edition is.
 pub fn intro(edition: &Edition) -> [&'static str; 2] {
-    [RULES, edition.about]
+    [edition.rules, edition.about]
 }
 
-/// The text under a book's board: the heading and each line, joined.
+/// The text under a book's grid: the heading and each line, joined.
 pub fn caption(screen: &Screen) -> impl Iterator<Item = &str> {
     std::iter::once(screen.heading.as_str()).chain(screen.lines.iter().map(String::as_str))
 }

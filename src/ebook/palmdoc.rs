@@ -86,18 +86,22 @@ pub fn compress(data: &[u8]) -> Vec<u8> {
 }
 
 /// Why compressed text could not be decoded.
+#[cfg(any(test, feature = "test-support"))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError(pub usize);
 
+#[cfg(any(test, feature = "test-support"))]
 impl std::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "bad PalmDOC data at byte {}", self.0)
     }
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl std::error::Error for DecodeError {}
 
-/// Decodes PalmDOC-compressed bytes.
+/// Decodes PalmDOC-compressed bytes: for the tests.
+#[cfg(any(test, feature = "test-support"))]
 pub fn decompress(data: &[u8]) -> Result<Vec<u8>, DecodeError> {
     let mut out = Vec::with_capacity(data.len() * 2);
     let mut i = 0;

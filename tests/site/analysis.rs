@@ -3,17 +3,18 @@
 
 use std::collections::BTreeMap;
 
-use tictactoe_book::analysis;
-use tictactoe_book::board::{Board, Cell, Status, anchor, page_name};
+use crate::common::{anchor, page_name};
+use tictactoe_book::editions::analysis;
+use tictactoe_book::game::Verdict;
+use tictactoe_book::games::tictactoe::{Board, Cell, Status};
 use tictactoe_book::graph::StateGraph;
-use tictactoe_book::screen::Verdict;
 use tictactoe_book::solver::Solver;
 
 use crate::common::*;
 
 #[test]
 fn every_analysis_page_shows_each_moves_verdict_and_links_inside_the_edition() {
-    let solver = Solver::new(StateGraph::new());
+    let solver = Solver::new(StateGraph::<Board>::new());
     let dir = built().join("analysis");
     let pages = pages_in(&dir);
     assert_eq!(pages.len(), 5_478);
@@ -120,7 +121,7 @@ fn field<'a>(obj: &'a str, key: &str) -> &'a str {
 
 #[test]
 fn positions_json_agrees_with_the_solver() {
-    let solver = Solver::new(StateGraph::new());
+    let solver = Solver::new(StateGraph::<Board>::new());
     let text = std::fs::read_to_string(built().join("analysis/positions.json")).unwrap();
     let objs = positions(&text);
     assert_eq!(objs.len(), 5_478);
@@ -153,5 +154,6 @@ fn positions_json_agrees_with_the_solver() {
     let empty = objs[0];
     assert_eq!(field(empty, "board"), ".........");
     assert_eq!(field(empty, "value"), "draw");
-    assert_eq!(Board::EMPTY.id(), 0);
+    assert_eq!(field(empty, "id"), "0");
+    assert_eq!(field(empty, "to_move"), "X");
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use scraper::{Html, Selector};
-use tictactoe_book::board::{Board, Cell, Player, Square};
+use tictactoe_book::games::tictactoe::{Board, Cell, Player, Square};
 use tictactoe_book::site::{self, Options};
 
 pub fn repo() -> PathBuf {
@@ -207,6 +207,16 @@ pub fn normalise(p: &Path) -> PathBuf {
 }
 
 /// The square of an index.
+/// A board's page name: its id in hex and `.html`.
+pub fn page_name(board: Board) -> String {
+    tictactoe_book::screen::page_name(board.id())
+}
+
+/// A board's anchor: its id in hex.
+pub fn anchor(board: Board) -> String {
+    tictactoe_book::screen::Target::page(board.id()).anchor()
+}
+
 pub fn sq(i: usize) -> Square {
     Square::new(i).unwrap()
 }

@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 
 use std::sync::OnceLock;
 
-use tictactoe_book::board::{Board, Status, page_name};
+use crate::common::page_name;
 use tictactoe_book::ebook::{COVER, mobi};
+use tictactoe_book::editions::vs_computer;
+use tictactoe_book::games::tictactoe::{Board, Status};
 use tictactoe_book::graph::StateGraph;
 use tictactoe_book::screen::Edition;
 use tictactoe_book::site::{self, Budgets, BuildError};
 use tictactoe_book::solver::Solver;
-use tictactoe_book::vs_computer;
 
 use crate::common::*;
 use crate::tools::*;
@@ -31,7 +32,7 @@ const BOOKS: [&str; 3] = [TWO, VS, ANALYSIS];
 fn editions() -> &'static [Edition] {
     static EDITIONS: OnceLock<Vec<Edition>> = OnceLock::new();
     EDITIONS.get_or_init(|| {
-        let solver = Solver::new(StateGraph::new());
+        let solver = Solver::new(StateGraph::<Board>::new());
         let games = vs_computer::games(&Default::default(), &solver);
         site::editions(&solver, &games)
     })
@@ -40,7 +41,7 @@ fn editions() -> &'static [Edition] {
 /// A book's images in record order: the ones its screens use, the cover.
 fn images(name: &str) -> Vec<&'static str> {
     let e = editions().iter().find(|e| e.book_stem() == name).unwrap();
-    let mut v = e.images();
+    let mut v = e.used_images();
     v.push(COVER);
     v
 }
@@ -115,7 +116,7 @@ fn every_square_links_to_the_next_board(name: &str) {
     let text = mobi_text(name);
     let boards = mobi_boards(name, &text);
     assert_eq!(boards.len(), 5_478);
-    let graph = StateGraph::new();
+    let graph = StateGraph::<Board>::new();
     let ids: BTreeSet<u32> = boards.values().map(|(b, _, _)| b.id()).collect();
     assert_eq!(ids.len(), graph.len());
     let mut links = 0;
@@ -168,7 +169,7 @@ fn the_vs_computer_mobi_plays_like_the_site() {
         .map(|(at, m)| number(&opening[at + m.len()..]))
         .collect();
     assert_eq!(starts.len(), 16);
-    let solver = Solver::new(StateGraph::new());
+    let solver = Solver::new(StateGraph::<Board>::new());
     let games = vs_computer::games(&Default::default(), &solver);
     let mut reached = BTreeSet::new();
     for (game, start) in games.iter().zip(starts) {

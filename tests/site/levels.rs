@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use tictactoe_book::assets::Assets;
-use tictactoe_book::board::Rules;
 use tictactoe_book::ebook::{COVER, epub, mobi};
+use tictactoe_book::editions::vs_computer::{self, Settings};
+use tictactoe_book::games::tictactoe::{Board, Rules};
 use tictactoe_book::graph::StateGraph;
 use tictactoe_book::opponent::Level;
 use tictactoe_book::site::{self, Budgets};
 use tictactoe_book::solver::Solver;
-use tictactoe_book::vs_computer::{self, Settings};
 
 use crate::common::*;
 use crate::ebooks::{calibre_converts, epubcheck_passes, kindleunpack_reads};
@@ -48,12 +48,15 @@ fn level_sites() -> &'static [(Level, PathBuf)] {
 
 /// The vs-computer book of a level's site, and how many boards it holds.
 fn level_books(ext: &str) -> Vec<(PathBuf, usize)> {
-    let solver = Solver::new(StateGraph::new());
+    let solver = Solver::new(StateGraph::<Board>::new());
     level_sites()
         .iter()
         .map(|(level, out)| {
             let games = vs_computer::games(&settings(*level), &solver);
-            let boards = vs_computer::edition(&games).for_books().screens.len();
+            let boards = vs_computer::edition(site::VS_COMPUTER, &solver, &games)
+                .for_books()
+                .screens
+                .len();
             let path = out.join(format!("ebooks/tictactoe-vs-computer.{ext}"));
             (path, boards)
         })
@@ -65,7 +68,7 @@ fn level_books(ext: &str) -> Vec<(PathBuf, usize)> {
 /// the default budgets. (A seed cannot be every seed; these are 160.)
 #[test]
 fn every_level_fits_the_budgets_with_any_number_of_games_and_rules() {
-    let assets = Assets::load(&repo().join("static")).unwrap();
+    let assets = Assets::load(&repo().join("static"), site::IMAGES).unwrap();
     let budgets = Budgets::default();
     let mut cases = Vec::new();
     for (l, level) in [None].into_iter().chain(Level::ALL.map(Some)).enumerate() {
@@ -76,16 +79,17 @@ fn every_level_fits_the_budgets_with_any_number_of_games_and_rules() {
             }
         }
     }
-    let solvers: Vec<Solver> = [false, true]
-        .map(|early_draws| Solver::new(StateGraph::with_rules(Rules { early_draws })))
+    let solvers: Vec<Solver<Board>> = [false, true]
+        .map(|early_draws| Solver::new(StateGraph::<Board>::with_rules(Rules { early_draws })))
         .into();
     let largest = tictactoe_book::par::map(&cases, |&(level, early, games, seed)| {
         let settings = Settings { games, level, seed };
-        let games = vs_computer::games(&settings, &solvers[usize::from(early)]);
-        let web = vs_computer::edition(&games);
+        let solver = &solvers[usize::from(early)];
+        let games = vs_computer::games(&settings, solver);
+        let web = vs_computer::edition(site::VS_COMPUTER, solver, &games);
         let book = web.for_books();
         let images: Vec<(&str, &[u8])> = book
-            .images()
+            .used_images()
             .into_iter()
             .chain([COVER])
             .map(|n| (n, assets.get(&format!("{n}.gif"))))

@@ -1,6 +1,7 @@
 //! The two-player site, read back page by page.
 
-use tictactoe_book::board::{Board, Cell, Status, page_name};
+use crate::common::page_name;
+use tictactoe_book::games::tictactoe::{Board, Cell, Status};
 use tictactoe_book::graph::StateGraph;
 
 use crate::common::*;
@@ -8,7 +9,7 @@ use crate::common::*;
 #[test]
 fn one_page_per_reachable_board_and_no_other() {
     let dir = built().join("two-player");
-    let graph = StateGraph::new();
+    let graph = StateGraph::<Board>::new();
     let ids: Vec<u32> = pages_in(&dir)
         .iter()
         .map(|p| page_id(p))
@@ -68,7 +69,11 @@ fn every_page_shows_its_board_and_links_to_the_right_next_boards() {
             Status::Draw => assert!(text.contains("Draw")),
         }
         let title = page.select("title")[0].text().collect::<String>();
-        assert_eq!(title, tictactoe_book::screen::spoken_title(board));
+        assert_eq!(title, {
+            let mut t = String::new();
+            tictactoe_book::game::Game::push_title(board, &mut t);
+            t
+        });
         assert!(title.ends_with(" - Tic-tac-toe") && !title.contains('/'));
         let hrefs: Vec<_> = page
             .select("a")

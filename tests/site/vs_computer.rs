@@ -1,6 +1,6 @@
 //! The games against the computer, read back from the built pages.
 
-use tictactoe_book::board::{Board, Cell, Player, Status};
+use tictactoe_book::games::tictactoe::{Board, Cell, Player, Status};
 
 use crate::common::*;
 

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
+use tictactoe_book::editions::vs_computer;
 use tictactoe_book::opponent::Level;
 use tictactoe_book::site::{Budgets, Options};
-use tictactoe_book::vs_computer;
 
 /// The command line.
 #[derive(Parser)]

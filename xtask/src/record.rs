@@ -1,9 +1,9 @@
 //! `cargo xtask record`: 23-bit game records, after minimal-tictactoe.
 
-use tictactoe_book::bitstate::BitState;
-use tictactoe_book::board::{Square, Status, page_name};
-use tictactoe_book::record;
-use tictactoe_book::two_player;
+use tictactoe_book::games::tictactoe::bitstate::BitState;
+use tictactoe_book::games::tictactoe::{Square, Status, record};
+use tictactoe_book::screen::page_name;
+use tictactoe_book::site;
 
 use crate::flags::RecordCommand;
 
@@ -44,7 +44,7 @@ pub fn run(cmd: &RecordCommand) -> anyhow::Result<()> {
                     }
                 );
             }
-            println!("Page: {}/{}", two_player::SLUG, page_name(board));
+            println!("Page: {}/{}", site::TWO_PLAYER, page_name(board.id()));
             println!("bit-tac-toe state: 0x{:08x}", BitState::from_board(board).0);
         }
     }

@@ -2,8 +2,8 @@
 //! a tree viewer (the Hive posts' "visually debugging a Minimax engine").
 
 use anyhow::Context as _;
-use tictactoe_book::analysis;
-use tictactoe_book::board::Board;
+use tictactoe_book::editions::analysis;
+use tictactoe_book::games::tictactoe::Board;
 use tictactoe_book::graph::StateGraph;
 use tictactoe_book::output;
 use tictactoe_book::solver::Solver;
@@ -11,7 +11,7 @@ use tictactoe_book::solver::Solver;
 use crate::flags::TreeArgs;
 
 pub fn run(args: &TreeArgs) -> anyhow::Result<()> {
-    let solver = Solver::new(StateGraph::new());
+    let solver = Solver::new(StateGraph::<Board>::new());
     let root = u32::from_str_radix(&args.from, 16)
         .ok()
         .and_then(Board::from_id)

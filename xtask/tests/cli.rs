@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use tictactoe_book::screen::IMAGES;
+use tictactoe_book::site::IMAGES;
 
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask"))
@@ -198,18 +198,27 @@ fn names(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Says why a test that needs root or a kernel feature did not run.
+/// Says why a test that needs root or a kernel feature did not run; under
+/// `.ci/run` (`TTT_REQUIRE_TOOLS=1`, as root) that is a failure instead.
 fn skip(why: &str) {
     use std::io::Write as _;
+    assert!(
+        std::env::var_os("TTT_REQUIRE_TOOLS").is_none(),
+        "{why}, and TTT_REQUIRE_TOOLS is set"
+    );
     let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
+}
+
+/// The repository's `static/`.
+fn repo_static() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../static")
 }
 
 /// A copy of the repository's `static/` that a test may spoil.
 fn static_copy(dir: &Path) -> std::path::PathBuf {
     let s = dir.join("static");
     std::fs::create_dir(&s).unwrap();
-    let repo_static = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static");
-    for e in std::fs::read_dir(repo_static).unwrap().flatten() {
+    for e in std::fs::read_dir(repo_static()).unwrap().flatten() {
         std::fs::copy(e.path(), s.join(e.file_name())).unwrap();
     }
     s
@@ -288,6 +297,67 @@ fn corrupt_static_files_are_named() {
     let err = refused();
     assert!(err.contains("e.gif"), "{err}");
     assert!(!out.exists());
+}
+
+/// Runs the command line, killing it and failing the test if it has not
+/// finished within `secs` seconds: a hang is a failure, not a stuck run.
+fn xtask_within(secs: u64, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= secs {
+            child.kill().unwrap();
+            panic!("{args:?} still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// A FIFO where a required file belongs, or among the extra files, is
+/// refused at once with one line naming it, and the last site stays.
+#[test]
+fn a_fifo_in_static_is_refused_at_once_and_the_site_stays() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = static_copy(tmp.path());
+    let out = tmp.path().join("site");
+    let args = [
+        "build-site",
+        "--out",
+        out.to_str().unwrap(),
+        "--static",
+        s.to_str().unwrap(),
+    ];
+    succeeds(&args);
+    let before = std::fs::read(out.join("index.html")).unwrap();
+    let names_before = names(&out);
+    let mkfifo = |p: &Path| {
+        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string and mode; mkfifo touches nothing else.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    };
+    std::fs::remove_file(s.join("s.css")).unwrap();
+    mkfifo(&s.join("s.css"));
+    let err = one_error_line(&xtask_within(20, &args));
+    assert!(
+        err.contains("s.css") && err.contains("not a regular file"),
+        "{err}"
+    );
+    std::fs::remove_file(s.join("s.css")).unwrap();
+    std::fs::copy(repo_static().join("s.css"), s.join("s.css")).unwrap();
+    mkfifo(&s.join("pipe"));
+    let err = one_error_line(&xtask_within(20, &args));
+    assert!(
+        err.contains("pipe") && err.contains("not a regular file"),
+        "{err}"
+    );
+    assert_eq!(names(&out), names_before);
+    assert_eq!(std::fs::read(out.join("index.html")).unwrap(), before);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The game: a compact `Copy` board, its rules and its page id.
+//! Tic-tac-toe's board: a compact `Copy` board, its rules and its id.
 //!
 //! Invariant: this module does no IO and cannot panic; an illegal move is
 //! refused with a [`PlayError`] and the board it was tried on is unchanged
@@ -402,16 +402,19 @@ impl Board {
     }
 
     /// The board turned a quarter clockwise.
+    #[cfg(test)]
     pub fn rotated(self) -> Board {
         // Square at (r, c) moves to (c, 2 - r).
         self.map_squares(|r, c| (c, 2 - r))
     }
 
     /// The board mirrored left to right.
+    #[cfg(test)]
     pub fn mirrored(self) -> Board {
         self.map_squares(|r, c| (r, 2 - c))
     }
 
+    #[cfg(test)]
     fn map_squares(self, f: impl Fn(usize, usize) -> (usize, usize)) -> Board {
         let mut out = Board::start(self.rules());
         for s in Square::ALL {
@@ -429,6 +432,7 @@ impl Board {
 
     /// The smallest id among the board's eight rotations and reflections:
     /// equal for boards that are the same up to symmetry.
+    #[cfg(test)]
     pub fn canonical_id(self) -> u32 {
         let mut b = self;
         let mut best = u32::MAX;
@@ -438,35 +442,6 @@ impl Board {
         }
         best
     }
-}
-
-/// The one function that names a board's page: its id in lower-case hex
-/// without leading zeros, plus `.html` (the empty board is `0.html`).
-pub fn page_name(board: Board) -> String {
-    let mut out = String::with_capacity(10);
-    push_page_name(&mut out, board);
-    out
-}
-
-/// [`page_name`], onto `out`: every page writes a few, so without an
-/// allocation of its own.
-pub fn push_page_name(out: &mut String, board: Board) {
-    push_anchor(out, board);
-    out.push_str(".html");
-}
-
-/// A board's id in lower-case hex: the page name without `.html`, and the
-/// anchor name inside the single-file books.
-pub fn anchor(board: Board) -> String {
-    let mut out = String::with_capacity(5);
-    push_anchor(&mut out, board);
-    out
-}
-
-/// [`anchor`], onto `out`.
-pub fn push_anchor(out: &mut String, board: Board) {
-    use std::fmt::Write as _;
-    let _ = write!(out, "{:x}", board.id());
 }
 
 /// Text form, rows top to bottom, `.` for empty: `X.O/.X./..O`.
@@ -513,13 +488,14 @@ mod tests {
 
     #[test]
     fn ids_follow_the_2009_scheme() {
-        assert_eq!(page_name(Board::EMPTY), "0.html");
+        let anchor = |b: Board| crate::screen::page_name(b.id());
+        assert_eq!(anchor(Board::EMPTY), "0.html");
         let centre = Board::EMPTY.play(sq(4)).unwrap();
-        assert_eq!(anchor(centre), "51");
-        assert_eq!(anchor(Board::EMPTY.play(sq(8)).unwrap()), "1");
+        assert_eq!(anchor(centre), "51.html");
+        assert_eq!(anchor(Board::EMPTY.play(sq(8)).unwrap()), "1.html");
         // The post's example: X centre, O bottom right is 0x53.
-        assert_eq!(anchor(centre.play(sq(8)).unwrap()), "53");
-        assert_eq!(anchor(Board::EMPTY.play(sq(0)).unwrap()), "19a1");
+        assert_eq!(anchor(centre.play(sq(8)).unwrap()), "53.html");
+        assert_eq!(anchor(Board::EMPTY.play(sq(0)).unwrap()), "19a1.html");
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! Invariant: [`BitState::step`] refuses an invalid token by returning the
 //! state exactly as it was.
 
-use crate::board::{Board, Cell, Player, Square};
+use super::{Board, Cell, Player, Square};
 
 /// The winning lines in the seed's numbering and order.
 pub const LINES: [[u8; 3]; 8] = [
@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn every_board_round_trips_and_its_graves_are_right() {
-        let g = StateGraph::new();
+        let g = StateGraph::<Board>::new();
         let mut all_graves_in_play = 0;
         for &b in g.boards() {
             let s = BitState::from_board(b);
@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn invalid_tokens_change_nothing() {
-        let g = StateGraph::new();
+        let g = StateGraph::<Board>::new();
         for &b in g.boards().iter().step_by(7) {
             let s = BitState::from_board(b).with_choice(Player::O);
             for token in 0u8..=255 {

@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, Square};
+use super::{Board, Square};
 
 /// Bits of each move's field.
 pub const WIDTHS: [u32; 9] = [4, 3, 3, 3, 3, 2, 2, 1, 1];

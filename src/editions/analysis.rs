@@ -1,24 +1,22 @@
-//! The analysis edition: the two-player board with what every move is
-//! worth ("win in 2", "draw", "loss in 1") on each empty square, the best
-//! moves marked, and the scored positions as JSON.
+//! The analysis edition, for any [`Game`]: the two-player screen with
+//! what every move is worth ("win in 2", "draw", "loss in 1") on each
+//! cell that makes one, the best moves marked, and the scored positions
+//! as JSON.
 //!
 //! Invariant: every verdict is the solver's, from the side making the
 //! move; a square links to the same board after that move, inside this
 //! edition.
 
-use crate::board::{Board, Player, Square, Status};
+use crate::game::{Game, Note, Outcome, Verdict};
 use crate::output::OutFile;
-use crate::screen::{Edition, Link, Note, Screen, Target, Verdict, two_player_heading};
+use crate::screen::{Edition, Link, Screen, Target};
 use crate::solver::Solver;
-
-/// The edition's slug: its web folder.
-pub const SLUG: &str = "analysis";
 
 /// The file of scored positions beside the pages.
 pub const JSON: &str = "positions.json";
 
 /// Each legal move of `board` with its verdict, in square order.
-pub fn verdicts(solver: &Solver, board: Board) -> Vec<(Square, Verdict)> {
+pub fn verdicts<G: Game>(solver: &Solver<G>, board: G) -> Vec<(G::Move, Verdict)> {
     solver
         .move_scores(board)
         .into_iter()
@@ -28,46 +26,49 @@ pub fn verdicts(solver: &Solver, board: Board) -> Vec<(Square, Verdict)> {
 
 /// A position's value: for the side to move while the game goes on ("win
 /// in 2", "draw", "loss in 1"), else the result ("X wins", "draw").
-pub fn value(solver: &Solver, board: Board) -> String {
-    match board.status() {
-        Status::InPlay(_) => {
-            Verdict::of(solver.score(board).expect("a reachable board")).to_string()
-        }
-        Status::Won { winner, .. } => format!("{} wins", winner.letter()),
-        Status::Draw => "draw".to_string(),
+pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
+    match board.outcome() {
+        None => Verdict::of(solver.score(board).expect("a reachable position")).to_string(),
+        Some(Outcome::Won(winner)) => format!("{} wins", G::side_name(winner)),
+        Some(Outcome::Draw) => "draw".to_string(),
     }
 }
 
-/// One board's screen: the two-player screen with a verdict on each move.
-pub fn screen(solver: &Solver, board: Board) -> Screen {
-    let heading = match board.status() {
-        Status::InPlay(p) => format!(
+/// One position's screen: the two-player screen with a verdict on each
+/// move, and a link to the same position in the edition at `plain`.
+pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Screen {
+    let heading = if board.is_over() {
+        board.heading()
+    } else {
+        format!(
             "{} to move: {} with best play",
-            p.letter(),
+            G::side_name(board.mover()),
             value(solver, board)
-        ),
-        _ => two_player_heading(board),
+        )
     };
-    let mut s = Screen::new(Target::board(board), board, heading, |square| {
-        board.play(square).ok().map(Target::board)
+    let depth = solver.graph().depth(board).expect("a reachable position");
+    let mut s = Screen::new(Target::page(board.key()), board, depth, heading, |m| {
+        board.play(m).ok().map(|b| Target::page(b.key()))
     });
     let moves = verdicts(solver, board);
     let best = moves.iter().map(|(_, v)| v.rank()).max();
-    for (square, verdict) in moves {
-        let view = &mut s.squares[square.index()];
-        view.label = format!("{}, {verdict}", view.label).into();
-        view.note = Some(Note {
+    for (mov, verdict) in moves {
+        let note = Note {
             verdict,
             best: Some(verdict.rank()) == best,
-        });
+        };
+        let view = &mut s.cells[G::cell(mov)];
+        view.label = format!("{}, {verdict}", view.label).into();
+        view.image = board.noted_image(mov, note);
+        view.note = Some(note);
     }
     s.nav = vec![
         (
-            Link::Here(Target::board(Board::start(board.rules()))),
+            Link::Here(Target::page(solver.graph().root().key())),
             "New game",
         ),
         (
-            Link::Across(crate::two_player::SLUG, board),
+            Link::Across(plain, board.key()),
             "Play without the analysis",
         ),
         (Link::File(JSON), "All positions as JSON"),
@@ -77,38 +78,31 @@ pub fn screen(solver: &Solver, board: Board) -> Screen {
 
 /// `positions.json`: every position with its value and the value of each
 /// move, in id order.
-pub fn positions_json(solver: &Solver) -> String {
+pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
     let mut out = String::from("{\"positions\":[\n");
     for (i, &board) in solver.graph().boards().iter().enumerate() {
         if i > 0 {
             out.push_str(",\n");
         }
-        let cells: String = board
-            .cells()
-            .iter()
-            .map(|c| match c {
-                crate::board::Cell::Empty => '.',
-                crate::board::Cell::Taken(Player::X) => 'X',
-                crate::board::Cell::Taken(Player::O) => 'O',
-            })
-            .collect();
-        let to_move = match board.status() {
-            Status::InPlay(p) => format!("\"{}\"", p.letter()),
-            _ => "null".to_string(),
+        let cells = board.text();
+        let to_move = if board.is_over() {
+            "null".to_string()
+        } else {
+            format!("\"{}\"", G::side_name(board.mover()))
         };
         let moves: Vec<String> = verdicts(solver, board)
             .into_iter()
             .map(|(square, v)| {
-                let to = crate::board::anchor(board.play(square).expect("legal"));
+                let to = Target::page(board.play(square).expect("legal").key()).anchor();
                 format!(
                     "{{\"square\":{},\"to\":\"{to}\",\"value\":\"{v}\"}}",
-                    square.index()
+                    G::cell(square)
                 )
             })
             .collect();
         out.push_str(&format!(
             "{{\"id\":\"{}\",\"board\":\"{cells}\",\"to_move\":{to_move},\"value\":\"{}\",\"moves\":[{}]}}",
-            crate::board::anchor(board),
+            Target::page(board.key()).anchor(),
             value(solver, board),
             moves.join(",")
         ));
@@ -124,7 +118,7 @@ pub fn positions_json(solver: &Solver) -> String {
 /// each. `data` holds the board's page id, the square that led here, the
 /// value as in `positions.json`, and whether the node is a max step (the
 /// root's side to move) or a min step. Returns the JSON and the node count.
-pub fn tree_json(solver: &Solver, root: Board, depth: u8) -> (String, usize) {
+pub fn tree_json<G: Game>(solver: &Solver<G>, root: G, depth: u8) -> (String, usize) {
     let mut out = String::new();
     let mut path = String::from("r");
     let nodes = tree_node(solver, root, None, depth, &mut path, &mut out);
@@ -135,10 +129,10 @@ pub fn tree_json(solver: &Solver, root: Board, depth: u8) -> (String, usize) {
 /// Writes one node and those below it; `mov` is the square that led here
 /// and what that move was worth to the player who made it (the name says
 /// that; `value` is the position's, for the side now to move).
-fn tree_node(
-    solver: &Solver,
-    board: Board,
-    mov: Option<(Square, Verdict)>,
+fn tree_node<G: Game>(
+    solver: &Solver<G>,
+    board: G,
+    mov: Option<(G::Move, Verdict)>,
     left: u8,
     path: &mut String,
     out: &mut String,
@@ -146,11 +140,8 @@ fn tree_node(
     use std::fmt::Write as _;
     let value = value(solver, board);
     let (name, square) = match mov {
-        None => (
-            format!("{}: {value}", two_player_heading(board)),
-            "null".to_string(),
-        ),
-        Some((s, v)) => (format!("{}: {v}", s.name()), s.index().to_string()),
+        None => (format!("{}: {value}", board.heading()), "null".to_string()),
+        Some((s, v)) => (format!("{}: {v}", G::move_name(s)), G::cell(s).to_string()),
     };
     // Depth below the root is the path's length less the leading `r`.
     let step = if path.len() % 2 == 1 { "max" } else { "min" };
@@ -158,7 +149,7 @@ fn tree_node(
         out,
         "{{\"id\":\"{path}\",\"name\":\"{name}\",\"data\":{{\"board\":\"{}\",\"square\":{square},\
 \"value\":\"{value}\",\"step\":\"{step}\"}},\"children\":[",
-        crate::board::anchor(board)
+        Target::page(board.key()).anchor()
     );
     let mut nodes = 1;
     if left > 0 {
@@ -167,7 +158,7 @@ fn tree_node(
                 out.push(',');
             }
             let next = board.play(s).expect("a legal move");
-            path.push(char::from(b'0' + s.index() as u8));
+            path.push_str(&G::cell(s).to_string());
             nodes += tree_node(solver, next, Some((s, v)), left - 1, path, out);
             path.pop();
         }
@@ -176,21 +167,26 @@ fn tree_node(
     nodes
 }
 
-/// The edition: every reachable board, breadth first, as in the
-/// two-player edition.
-pub fn edition(solver: &Solver) -> Edition {
+/// The edition at `slug`: every reachable position, breadth first, as in
+/// the two-player edition (at `plain`).
+pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static str) -> Edition {
     Edition {
-        slug: SLUG,
+        slug,
         name: "Analysis",
-        title: "Tic-Tac-Toe Analysed",
+        title: format!("{} Analysed", G::TEXTS.title),
+        rules: G::TEXTS.rules,
+        game: G::TEXTS.stem,
+        images: G::IMAGES,
         about: "Every empty square says what that move is worth to the player making it, \
 with best play from both sides: win in N, draw or loss in N, where N counts the winner's \
 moves. The best moves are framed.",
         contents: vec![(
             "Start from the empty board".to_string(),
-            Target::board(solver.graph().root()),
+            Target::page(solver.graph().root().key()),
         )],
-        screens: crate::par::map(&solver.graph().breadth_first(), |&b| screen(solver, b)),
+        screens: crate::par::map(&solver.graph().breadth_first(), |&b| {
+            screen(solver, b, plain)
+        }),
         files: vec![OutFile::new(JSON, positions_json(solver))],
     }
 }
@@ -198,12 +194,13 @@ moves. The best moves are framed.",
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::tictactoe::{Board, Square};
     use crate::graph::StateGraph;
     use std::collections::BTreeMap;
 
     #[test]
     fn verdicts_over_every_move_match_the_known_counts() {
-        let solver = Solver::new(StateGraph::new());
+        let solver = Solver::new(StateGraph::<Board>::new());
         let mut counts = BTreeMap::new();
         for &b in solver.graph().boards() {
             for (_, v) in verdicts(&solver, b) {
@@ -228,7 +225,7 @@ mod tests {
 
     #[test]
     fn the_whole_tree_has_every_prefix_of_every_game() {
-        let solver = Solver::new(StateGraph::new());
+        let solver = Solver::new(StateGraph::<Board>::new());
         let (json, nodes) = tree_json(&solver, Board::EMPTY, 9);
         assert_eq!(nodes, 549_946);
         // Every id once; max at even depth below the root, min at odd.
@@ -254,7 +251,7 @@ mod tests {
 
     #[test]
     fn after_a_corner_only_the_centre_draws() {
-        let solver = Solver::new(StateGraph::new());
+        let solver = Solver::new(StateGraph::<Board>::new());
         let corner = Board::EMPTY.play(Square::new(0).unwrap()).unwrap();
         for (square, v) in verdicts(&solver, corner) {
             if square.index() == 4 {
@@ -263,10 +260,10 @@ mod tests {
                 assert!(matches!(v, Verdict::Loss(_)), "{}: {v}", square.name());
             }
         }
-        let s = screen(&solver, corner);
+        let s = screen(&solver, corner, "two-player");
         assert_eq!(s.heading, "O to move: draw with best play");
-        assert_eq!(s.squares[4].label, "centre: place O, draw");
-        assert!(s.squares[4].note.unwrap().best);
-        assert!(!s.squares[1].note.unwrap().best);
+        assert_eq!(s.cells[4].label, "centre: place O, draw");
+        assert!(s.cells[4].note.unwrap().best);
+        assert!(!s.cells[1].note.unwrap().best);
     }
 }

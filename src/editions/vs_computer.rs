@@ -1,7 +1,7 @@
-//! Games against the computer, decided at build time: for each game, the
-//! computer's reply to every board it can face is fixed, so the game is
-//! only links. Screens are addressed by game and board; on the web they are
-//! `vs-computer/<game>/<id>.html`.
+//! Games against the computer, decided at build time, for any [`Game`]:
+//! for each match, the computer's reply to every position it can face is
+//! fixed, so the game is only links. Screens are addressed by match and
+//! key; on the web they are `<slug>/<match>/<key>.html`.
 //!
 //! Invariant: within a game each board the computer faces has one reply,
 //! drawn once from that board's own window of the game's ChaCha stream; a
@@ -12,13 +12,11 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use rand_core::SeedableRng;
 
-use crate::board::{Board, Cell, Player, Square, Status};
+use crate::game::{Game, Outcome, Side};
+use crate::graph::StateGraph;
 use crate::opponent::{self, Level, Rng};
 use crate::screen::{Edition, Link, Screen, Target};
 use crate::solver::Solver;
-
-/// The edition's slug: its web folder, which holds a folder per game.
-pub const SLUG: &str = "vs-computer";
 
 /// The seed used when none is given.
 pub const DEFAULT_SEED: u64 = 2009;
@@ -49,8 +47,8 @@ impl Default for Settings {
 pub struct Spec {
     /// 1-based game number: the folder name.
     pub number: usize,
-    /// The player's mark: X when the player starts, O otherwise.
-    pub human: Player,
+    /// The player's side: the first when the player starts.
+    pub human: Side,
     /// The computer's level.
     pub level: Level,
 }
@@ -58,7 +56,7 @@ pub struct Spec {
 impl Spec {
     /// Whether the player moves first.
     pub fn human_starts(self) -> bool {
-        self.human == Player::X
+        self.human == Side::First
     }
 }
 
@@ -68,7 +66,11 @@ pub fn plan(settings: &Settings) -> Vec<Spec> {
     (0..settings.games)
         .map(|i| Spec {
             number: i + 1,
-            human: if i % 2 == 0 { Player::X } else { Player::O },
+            human: if i % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            },
             level: settings
                 .level
                 .unwrap_or(Level::ALL[(i / 2) % Level::ALL.len()]),
@@ -76,40 +78,45 @@ pub fn plan(settings: &Settings) -> Vec<Spec> {
         .collect()
 }
 
-/// One game, played out against every sequence of the player's moves.
+/// One match, played out against every sequence of the player's moves.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Match<G: Game> {
     /// Who starts and the level.
     pub spec: Spec,
-    /// The first page: the empty board, or the computer's opening move.
-    pub start: Board,
-    /// The computer's reply to each board it faced.
-    pub replies: BTreeMap<Board, Square>,
-    /// Every page: boards with the player to move, and finished boards.
-    pub pages: BTreeSet<Board>,
-    /// For each board a reply leads to: that reply, or `None` when two
-    /// replies lead to it (made once the game is played out).
-    reached_by: crate::hash::FastMap<Board, Option<Square>>,
+    /// The first page: the start, or the computer's opening move.
+    pub start: G,
+    /// The computer's opening move, when it starts.
+    pub opening: Option<G::Move>,
+    /// The computer's reply to each position it faced.
+    pub replies: BTreeMap<G, G::Move>,
+    /// Every page: positions with the player to move, and finished ones.
+    pub pages: BTreeSet<G>,
+    /// For each position a reply leads to: that reply, or `None` when two
+    /// replies lead to it (made once the match is played out).
+    reached_by: rustc_hash::FxHashMap<G, Option<G::Move>>,
 }
 
-impl Game {
-    /// Plays out game `spec` with its own stream of the generator seeded by
-    /// `seed`, so adding games does not change the others. The games keep
-    /// the rules of the solver's graph.
-    pub fn play_out(spec: Spec, solver: &Solver, seed: u64) -> Game {
+impl<G: Game> Match<G> {
+    /// Plays out match `spec` with its own stream of the generator seeded
+    /// by `seed`, so adding matches does not change the others. The
+    /// matches keep the rules of the solver's graph.
+    pub fn play_out(spec: Spec, solver: &Solver<G>, seed: u64) -> Match<G> {
         let mut rng = Rng::seed_from_u64(seed);
         rng.set_stream(spec.number as u64);
-        let empty = solver.graph().root();
-        let start = if spec.human_starts() {
-            empty
-        } else {
+        let root = solver.graph().root();
+        let opening = (!spec.human_starts()).then(|| {
             // The opening is random, not always the centre.
-            let square = Square::ALL[opponent::below(&mut rng, 9)];
-            empty.play(square).expect("the empty board takes any move")
+            let moves: Vec<G::Move> = root.moves().collect();
+            moves[opponent::below(&mut rng, moves.len())]
+        });
+        let start = match opening {
+            Some(m) => root.play(m).expect("a legal opening"),
+            None => root,
         };
-        let mut game = Game {
+        let mut game = Match {
             spec,
             start,
+            opening,
             replies: BTreeMap::new(),
             pages: BTreeSet::new(),
             reached_by: Default::default(),
@@ -117,7 +124,7 @@ impl Game {
         let mut queue = VecDeque::from([start]);
         game.pages.insert(start);
         while let Some(board) = queue.pop_front() {
-            for square in board.legal_moves().iter() {
+            for square in board.moves() {
                 let after = board.play(square).expect("legal");
                 let next = game.respond(after, solver, &rng);
                 if game.pages.insert(next) {
@@ -135,9 +142,9 @@ impl Game {
         game
     }
 
-    /// The board the player lands on after moving to `after`: the
+    /// The position the player lands on after moving to `after`: the
     /// computer's reply made, unless the game is over.
-    fn respond(&mut self, after: Board, solver: &Solver, rng: &Rng) -> Board {
+    fn respond(&mut self, after: G, solver: &Solver<G>, rng: &Rng) -> G {
         if after.is_over() {
             return after;
         }
@@ -147,14 +154,14 @@ impl Game {
             // a reply does not depend on the order boards are met in, and
             // trimming a game (early draws) leaves the other replies alone.
             let mut rng = rng.clone();
-            rng.set_word_pos(u128::from(after.id() + 1) << 20);
+            rng.set_word_pos(u128::from(after.key() + 1) << 20);
             opponent::choose(solver, after, level, &mut rng).expect("a game in play has a move")
         });
         after.play(square).expect("the reply is legal")
     }
 
-    /// Where the player's move to `square` on `board` leads, for a page.
-    pub fn target(&self, board: Board, square: Square) -> Option<Board> {
+    /// Where the player's move `square` on `board` leads, for a page.
+    pub fn target(&self, board: G, square: G::Move) -> Option<G> {
         let after = board.play(square).ok()?;
         if after.is_over() {
             return Some(after);
@@ -162,46 +169,45 @@ impl Game {
         after.play(*self.replies.get(&after)?).ok()
     }
 
-    /// The square the computer marked last to reach `board`, when every way
-    /// this game reaches `board` ends with the same reply (or the opening).
-    /// The page says it, so a screen-reader user hears the computer's move.
-    pub fn last_reply(&self, board: Board) -> Option<Square> {
-        if board == self.start && !self.spec.human_starts() {
-            return board
-                .cells()
-                .iter()
-                .position(|c| *c != Cell::Empty)
-                .and_then(Square::new);
+    /// The move the computer made last to reach `board`, when every way
+    /// this match reaches `board` ends with the same reply (or the
+    /// opening). The page says it, so a screen-reader user hears the
+    /// computer's move.
+    pub fn last_reply(&self, board: G) -> Option<G::Move> {
+        if board == self.start && self.opening.is_some() {
+            return self.opening;
         }
         self.reached_by.get(&board).copied().flatten()
     }
 
-    /// How the page of a board names its state, from the player's side.
-    pub fn heading(&self, board: Board) -> String {
-        match board.status() {
-            Status::InPlay(_) => format!("Your move ({})", self.spec.human.letter()),
-            Status::Won { winner, .. } if winner == self.spec.human => "You win".to_string(),
-            Status::Won { .. } => "The computer wins".to_string(),
-            Status::Draw => crate::screen::draw_heading(board),
+    /// How the page of a position names its state, from the player's side.
+    pub fn heading(&self, board: G) -> String {
+        match board.outcome() {
+            None => format!("Your move ({})", G::side_name(self.spec.human)),
+            Some(Outcome::Won(winner)) if winner == self.spec.human => "You win".to_string(),
+            Some(Outcome::Won(_)) => "The computer wins".to_string(),
+            Some(Outcome::Draw) => board.heading(),
         }
     }
 
-    /// The address of one of this game's boards.
-    pub fn at(&self, board: Board) -> Target {
-        Target::Board {
+    /// The address of one of this match's positions.
+    pub fn at(&self, board: G) -> Target {
+        Target::Page {
             game: self.spec.number as u16,
-            board,
+            key: board.key(),
         }
     }
 
-    /// One board's screen.
-    pub fn screen(&self, board: Board) -> Screen {
-        let mut s = Screen::new(self.at(board), board, self.heading(board), |square| {
+    /// One position's screen; `graph` gives its depth.
+    pub fn screen(&self, graph: &StateGraph<G>, board: G) -> Screen {
+        let depth = graph.depth(board).expect("a reachable position");
+        let heading = self.heading(board);
+        let mut s = Screen::new(self.at(board), board, depth, heading, |square| {
             self.target(board, square).map(|b| self.at(b))
         });
         if let Some(square) = self.last_reply(board) {
             s.lines
-                .push(format!("The computer played {}.", square.name()));
+                .push(format!("The computer played {}.", G::move_name(square)));
         }
         // Only the web says "Play again": the book shares a game's last
         // pages with other games that end alike, and offers the contents.
@@ -217,31 +223,42 @@ impl Game {
         s
     }
 
-    /// Every screen of the game, by number of marks, then id.
-    pub fn screens(&self) -> Vec<Screen> {
-        let mut order: Vec<Board> = self.pages.iter().copied().collect();
-        order.sort_by_key(|b| (b.marks(), b.id()));
-        order.into_iter().map(|b| self.screen(b)).collect()
+    /// Every screen of the match, by depth, then key.
+    pub fn screens(&self, graph: &StateGraph<G>) -> Vec<Screen> {
+        let mut order: Vec<(u32, G)> = self
+            .pages
+            .iter()
+            .map(|&b| (graph.depth(b).expect("a reachable position"), b))
+            .collect();
+        order.sort_by_key(|&(depth, b)| (depth, b.key()));
+        order
+            .into_iter()
+            .map(|(_, b)| self.screen(graph, b))
+            .collect()
     }
 
     /// A line for the menu: who starts and the level.
     pub fn describe(&self) -> String {
+        let side = G::side_name(self.spec.human);
         let who = if self.spec.human_starts() {
-            "you start (X)"
+            format!("you start ({side})")
         } else {
-            "the computer starts, you are O"
+            format!("the computer starts, you are {side}")
         };
         format!("Game {}: {who}, {}", self.spec.number, self.spec.level)
     }
 }
 
-/// The edition: every game's screens, game by game.
-pub fn edition(games: &[Game]) -> Edition {
-    let screens = crate::par::map(games, Game::screens);
+/// The edition at `slug`: every match's screens, match by match.
+pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, games: &[Match<G>]) -> Edition {
+    let screens = crate::par::map(games, |g| g.screens(solver.graph()));
     Edition {
-        slug: SLUG,
+        slug,
         name: "Against the computer",
-        title: "Tic-Tac-Toe against the Computer",
+        title: format!("{} against the Computer", G::TEXTS.title),
+        rules: G::TEXTS.rules,
+        game: G::TEXTS.stem,
+        images: G::IMAGES,
         about: "The computer's replies were decided when this was made, so even this game is \
 only links. Easy games can be won; a perfect computer never loses.",
         contents: games
@@ -253,20 +270,23 @@ only links. Easy games can be won; a perfect computer never loses.",
     }
 }
 
-/// Plays out every game of `settings`.
-pub fn games(settings: &Settings, solver: &Solver) -> Vec<Game> {
+/// Plays out every match of `settings`.
+pub fn games<G: Game>(settings: &Settings, solver: &Solver<G>) -> Vec<Match<G>> {
     plan(settings)
         .into_iter()
-        .map(|spec| Game::play_out(spec, solver, settings.seed))
+        .map(|spec| Match::play_out(spec, solver, settings.seed))
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::StateGraph;
+    use crate::game::Game as _;
+    use crate::games::tictactoe::{Board, Cell, Player, Square, Status};
 
-    fn solver() -> Solver {
+    type Game = Match<Board>;
+
+    fn solver() -> Solver<Board> {
         Solver::new(StateGraph::new())
     }
 
@@ -282,8 +302,12 @@ mod tests {
                 continue;
             }
             match b.status() {
-                Status::InPlay(p) => assert_eq!(p, game.spec.human, "{b}: not the player's turn"),
-                Status::Won { winner, .. } if winner == game.spec.human => human_wins += 1,
+                Status::InPlay(p) => {
+                    assert_eq!(Side::from(p), game.spec.human, "{b}: not the player's turn")
+                }
+                Status::Won { winner, .. } if Side::from(winner) == game.spec.human => {
+                    human_wins += 1
+                }
                 Status::Won { .. } => computer_wins += 1,
                 Status::Draw => {}
             }
@@ -294,7 +318,7 @@ mod tests {
                     // Exactly one more mark, the computer's, on an empty square.
                     let reply = game.replies[&after];
                     assert_eq!(after.play(reply), Ok(next));
-                    assert_eq!(after.to_move(), computer);
+                    assert_eq!(Side::from(after.to_move()), computer);
                 }
                 stack.push(next);
             }
@@ -331,7 +355,7 @@ mod tests {
             let mut named = 0;
             for &b in &game.pages {
                 if let Some(sq) = game.last_reply(b) {
-                    assert_eq!(b.cell(sq), Cell::Taken(computer), "{b}");
+                    assert_eq!(b.cell(sq), Cell::Taken(Player::from(computer)), "{b}");
                     named += 1;
                 }
             }
@@ -355,7 +379,7 @@ mod tests {
                 ..Settings::default()
             };
             let games = games(&settings, &s);
-            let web = edition(&games);
+            let web = edition("vs", &s, &games);
             let book = web.for_books();
             assert!(book.screens.len() < web.screens.len(), "{level}");
             let screens: std::collections::HashMap<Target, &Screen> =
@@ -365,9 +389,11 @@ mod tests {
                 let mut stack = vec![(game.start, *start)];
                 while let Some((board, at)) = stack.pop() {
                     let screen = screens[&at];
-                    assert_eq!(screen.board, board);
+                    let drawn: Vec<usize> = screen.cells.iter().map(|c| c.image).collect();
+                    let board_faces: Vec<usize> = (0..9).map(|i| board.face(i).image).collect();
+                    assert_eq!(drawn, board_faces, "{board}");
                     assert_eq!(screen.heading, game.heading(board));
-                    for (view, square) in screen.squares.iter().zip(Square::ALL) {
+                    for (view, square) in screen.cells.iter().zip(Square::ALL) {
                         let next = board
                             .legal_moves()
                             .contains(square)

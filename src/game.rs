@@ -1,0 +1,174 @@
+//! The seam between a game and everything else: the [`Game`] trait, in the
+//! spirit of shakmaty's `Position`. The state graph, the solver, the
+//! computer opponent and the editions are generic over it; the formats
+//! never see it, only the grid of cells a screen is made of.
+//!
+//! Invariant: a game is a compact `Copy` value; [`Game::play`] is checked
+//! and leaves the position it was called on as it was; every position
+//! reachable from [`Game::start`] has a [`Game::key`] of its own below
+//! [`Game::KEYS`], which names its page.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::hash::Hash;
+
+/// One of the two sides of a two-player game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    /// Moves first.
+    First,
+    /// Moves second.
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This side won.
+    Won(Side),
+    /// Nobody won.
+    Draw,
+}
+
+/// What a move is worth to the player making it, counted in the moves the
+/// winning side makes from here on (this move included for a win).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// A win in this many moves of the winner.
+    Win(u16),
+    /// A draw with best play.
+    Draw,
+    /// A loss in this many moves of the winner.
+    Loss(u16),
+}
+
+impl Verdict {
+    /// Orders verdicts from the mover's side, greater is better: faster
+    /// wins first, then draws, then slower losses before faster ones.
+    pub fn rank(self) -> i32 {
+        match self {
+            Verdict::Win(n) => 100_000 - i32::from(n),
+            Verdict::Draw => 0,
+            Verdict::Loss(n) => -100_000 + i32::from(n),
+        }
+    }
+}
+
+/// "win in 2", "draw" or "loss in 1".
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Win(n) => write!(f, "win in {n}"),
+            Verdict::Draw => f.write_str("draw"),
+            Verdict::Loss(n) => write!(f, "loss in {n}"),
+        }
+    }
+}
+
+/// The analysis note on a move's cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Note {
+    /// What the move is worth.
+    pub verdict: Verdict,
+    /// Whether it ties for the best move.
+    pub best: bool,
+}
+
+/// One cell of a position as the game draws it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Face<M> {
+    /// Its image: an index into [`Game::IMAGES`].
+    pub image: usize,
+    /// What a screen reader says of it when selecting it does nothing:
+    /// "top left: X".
+    pub label: Cow<'static, str>,
+    /// The move selecting it makes, and what a screen reader says of it
+    /// then: "top left: place X".
+    pub action: Option<(M, Cow<'static, str>)>,
+}
+
+/// The words a game brings to every edition and book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Texts {
+    /// The game's name in book titles: "Tic-Tac-Toe".
+    pub title: &'static str,
+    /// The first word of its books' file names: `tictactoe`.
+    pub stem: &'static str,
+    /// The rules, the first paragraph of every book's opening page.
+    pub rules: &'static str,
+}
+
+/// A game whose every reachable position is a page: a two-player game on
+/// a grid of cells, each move made by selecting one cell.
+pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
+    /// A move.
+    type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync;
+    /// What varies between games of this kind (such as an early-draw rule).
+    type Rules: Copy + Default + fmt::Debug + Send + Sync;
+    /// Why [`Game::play`] refused a move.
+    type Error: fmt::Debug + fmt::Display;
+
+    /// Rows of the grid a screen draws.
+    const ROWS: usize;
+    /// Columns of that grid.
+    const COLUMNS: usize;
+    /// Every image a cell can show, without extension: the web uses
+    /// `<name>.svg`, the books `<name>.gif`.
+    const IMAGES: &'static [&'static str];
+    /// Every key is below this.
+    const KEYS: u32;
+    /// The game's words.
+    const TEXTS: Texts;
+
+    /// The position before the first move.
+    fn start(rules: Self::Rules) -> Self;
+    /// The legal moves, in the order of the cells that make them; none
+    /// once the game is over.
+    fn moves(self) -> impl Iterator<Item = Self::Move>;
+    /// The position after `mov`, or why it is refused; `self` is unchanged
+    /// either way.
+    fn play(self, mov: Self::Move) -> Result<Self, Self::Error>;
+    /// Whose turn it is; on a finished position, whose turn it would be.
+    fn mover(self) -> Side;
+    /// How the game ended, or `None` while it goes on.
+    fn outcome(self) -> Option<Outcome>;
+    /// The position's key: its page name in hex, unique among the
+    /// positions reachable under one set of rules.
+    fn key(self) -> u32;
+
+    /// Cell `index` (reading order) as a screen draws it.
+    fn face(self, index: usize) -> Face<Self::Move>;
+    /// The image of the cell `mov` is made from, carrying `note`.
+    fn noted_image(self, mov: Self::Move, note: Note) -> usize;
+    /// The cell, in reading order, that makes `mov`.
+    fn cell(mov: Self::Move) -> usize;
+    /// A move in words: "top right".
+    fn move_name(mov: Self::Move) -> &'static str;
+    /// A side's name: "X".
+    fn side_name(side: Side) -> &'static str;
+    /// The heading of a two-player screen: "X to move", "O wins".
+    fn heading(self) -> String;
+    /// The position's title in words, for a page's title and screen
+    /// readers, onto `out`.
+    fn push_title(self, out: &mut String);
+    /// A line a screen shows under the heading, if the position calls for
+    /// one ("No one can make three in a row any more.").
+    fn remark(self) -> Option<&'static str>;
+    /// The cells as text, in reading order, for `positions.json`.
+    fn text(self) -> String;
+
+    /// Whether the game has ended.
+    fn is_over(self) -> bool {
+        self.outcome().is_some()
+    }
+}

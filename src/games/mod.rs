@@ -1,0 +1,5 @@
+//! The games, each in a module of its own that implements
+//! [`Game`](crate::game::Game) and holds its shape: its cells, images and
+//! words.
+
+pub mod tictactoe;

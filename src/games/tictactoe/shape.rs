@@ -1,0 +1,258 @@
+//! Tic-tac-toe as the rest of the book sees it: [`Game`] for [`Board`],
+//! with its grid of three by three, its images, its words and its labels.
+//!
+//! Invariant: the names of the square images and the square labels live
+//! here and nowhere else.
+
+use std::borrow::Cow;
+
+use super::{Board, Cell, Player, Rules, Square, Status};
+use crate::game::{Face, Game, Note, Outcome, Side, Texts, Verdict};
+
+/// The image of a square, without extension: the one list of image names.
+/// The web uses `<name>.svg`, the books `<name>.gif`: an empty square,
+/// each mark plain and in the winning line, then the analysis squares,
+/// win in 1 to 3, draw and loss in 1 to 3, plain and framed as a best move.
+pub const IMAGES: [&str; 19] = [
+    "e", "x", "o", "xw", "ow", "w1", "w2", "w3", "d", "l1", "l2", "l3", "w1b", "w2b", "w3b", "db",
+    "l1b", "l2b", "l3b",
+];
+
+/// The rules, the first paragraph of every book's opening page.
+pub const RULES: &str = "X moves first. Select an empty square to place your mark; three in a \
+row wins. Each board is a page of its own, and each empty square is a link to the board \
+after that move. To take a move back, go back.";
+
+/// The line on a board still in play where nobody can win (without the
+/// early-draw rule, such games go on).
+pub const DEAD_LINE: &str = "No one can make three in a row any more.";
+
+/// Every fixed square label, made once: by square, then "place X",
+/// "place O", "empty", "X", "O", "X, in the line", "O, in the line".
+fn labels() -> &'static [[String; 7]; 9] {
+    static LABELS: std::sync::OnceLock<[[String; 7]; 9]> = std::sync::OnceLock::new();
+    LABELS.get_or_init(|| {
+        Square::ALL.map(|square| {
+            let name = square.name();
+            [
+                format!("{name}: place X"),
+                format!("{name}: place O"),
+                format!("{name}: empty"),
+                format!("{name}: X"),
+                format!("{name}: O"),
+                format!("{name}: X, in the line"),
+                format!("{name}: O, in the line"),
+            ]
+        })
+    })
+}
+
+fn label(square: Square, kind: usize) -> Cow<'static, str> {
+    Cow::Borrowed(labels()[square.index()][kind].as_str())
+}
+
+impl From<Player> for Side {
+    fn from(p: Player) -> Side {
+        match p {
+            Player::X => Side::First,
+            Player::O => Side::Second,
+        }
+    }
+}
+
+impl From<Side> for Player {
+    fn from(s: Side) -> Player {
+        match s {
+            Side::First => Player::X,
+            Side::Second => Player::O,
+        }
+    }
+}
+
+/// "Draw" on a full board; an early draw says why the game stopped.
+pub fn draw_heading(board: Board) -> String {
+    if board.marks() < 9 {
+        "Draw: no one can make three in a row now".to_string()
+    } else {
+        "Draw".to_string()
+    }
+}
+
+impl Game for Board {
+    type Move = Square;
+    type Rules = Rules;
+    type Error = super::PlayError;
+
+    const ROWS: usize = 3;
+    const COLUMNS: usize = 3;
+    const IMAGES: &'static [&'static str] = &IMAGES;
+    const KEYS: u32 = super::ID_LIMIT;
+    const TEXTS: Texts = Texts {
+        title: "Tic-Tac-Toe",
+        stem: "tictactoe",
+        rules: RULES,
+    };
+
+    fn start(rules: Rules) -> Board {
+        Board::start(rules)
+    }
+
+    fn moves(self) -> impl Iterator<Item = Square> {
+        self.legal_moves().iter()
+    }
+
+    fn play(self, mov: Square) -> Result<Board, super::PlayError> {
+        Board::play(self, mov)
+    }
+
+    fn mover(self) -> Side {
+        self.to_move().into()
+    }
+
+    fn outcome(self) -> Option<Outcome> {
+        match self.status() {
+            Status::InPlay(_) => None,
+            Status::Won { winner, .. } => Some(Outcome::Won(winner.into())),
+            Status::Draw => Some(Outcome::Draw),
+        }
+    }
+
+    fn key(self) -> u32 {
+        self.id()
+    }
+
+    fn face(self, index: usize) -> Face<Square> {
+        let square = Square::ALL[index];
+        let highlight = match self.status() {
+            Status::Won { line, .. } => line.contains(square),
+            _ => false,
+        };
+        match self.cell(square) {
+            Cell::Empty => Face {
+                image: 0,
+                label: label(square, 2),
+                action: Some((square, label(square, self.to_move() as usize))),
+            },
+            Cell::Taken(p) => Face {
+                image: 1 + p as usize + if highlight { 2 } else { 0 },
+                label: label(square, 3 + p as usize + if highlight { 2 } else { 0 }),
+                action: None,
+            },
+        }
+    }
+
+    fn noted_image(self, _: Square, Note { verdict, best }: Note) -> usize {
+        let base = match verdict {
+            Verdict::Win(n) => 4 + usize::from(n.clamp(1, 3)),
+            Verdict::Draw => 8,
+            Verdict::Loss(n) => 8 + usize::from(n.clamp(1, 3)),
+        };
+        base + if best { 7 } else { 0 }
+    }
+
+    fn cell(mov: Square) -> usize {
+        mov.index()
+    }
+
+    fn move_name(mov: Square) -> &'static str {
+        mov.name()
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        Player::from(side).letter()
+    }
+
+    /// "X to move", "X wins", "O wins" or "Draw".
+    fn heading(self) -> String {
+        match self.status() {
+            Status::InPlay(p) => format!("{} to move", p.letter()),
+            Status::Won { winner, .. } => format!("{} wins", winner.letter()),
+            Status::Draw => draw_heading(self),
+        }
+    }
+
+    /// "X to move: X top left, O centre - Tic-tac-toe" while the game goes
+    /// on, "X wins - Tic-tac-toe" once it is over: the browser's tab and
+    /// history list (the back button is undo) tell positions apart.
+    fn push_title(self, out: &mut String) {
+        out.push_str(&self.heading());
+        if !self.is_over() {
+            let mut first = true;
+            for s in Square::ALL {
+                if let Cell::Taken(p) = self.cell(s) {
+                    out.push_str(if first { ": " } else { ", " });
+                    out.push_str(p.letter());
+                    out.push(' ');
+                    out.push_str(s.name());
+                    first = false;
+                }
+            }
+        }
+        out.push_str(" - Tic-tac-toe");
+    }
+
+    fn remark(self) -> Option<&'static str> {
+        (!self.is_over() && self.is_dead()).then_some(DEAD_LINE)
+    }
+
+    /// `X`, `O` and `.`, in reading order.
+    fn text(self) -> String {
+        self.cells()
+            .iter()
+            .map(|c| match c {
+                Cell::Empty => '.',
+                Cell::Taken(Player::X) => 'X',
+                Cell::Taken(Player::O) => 'O',
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::screen::{Screen, Target};
+
+    /// A screen of a board in play draws it row by row: every mark where
+    /// the board has it, every empty square a link labelled with the move.
+    #[test]
+    fn a_screen_draws_the_board_in_rows_of_three() {
+        // X centre, O top left, X top right: O to move.
+        let mut b = Board::EMPTY;
+        for i in [4, 0, 2] {
+            b = b.play(Square::new(i).unwrap()).unwrap();
+        }
+        let s = Screen::new(Target::page(b.id()), b, 3, b.heading(), |m| {
+            Some(Target::page(b.play(m).unwrap().id()))
+        });
+        let rows: Vec<Vec<&str>> = s
+            .rows()
+            .map(|r| r.iter().map(|c| IMAGES[c.image]).collect())
+            .collect();
+        assert_eq!(rows, [["o", "e", "x"], ["e", "x", "e"], ["e", "e", "e"]]);
+        assert_eq!(s.cells[1].label, "top: place O");
+        assert_eq!(s.cells[0].label, "top left: O");
+        assert_eq!(s.cells[0].link, None);
+        let after = b.play(Square::new(8).unwrap()).unwrap();
+        assert_eq!(s.cells[8].link, Some(Target::page(after.id())));
+        assert_eq!(
+            s.title,
+            "O to move: O top left, X top right, X centre - Tic-tac-toe"
+        );
+    }
+
+    /// Every image name is distinct and has its drawing in `static/`.
+    #[test]
+    fn every_image_is_distinct_and_drawn() {
+        let mut names = IMAGES.to_vec();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), IMAGES.len());
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        for n in IMAGES {
+            for ext in ["svg", "gif"] {
+                assert!(dir.join(format!("{n}.{ext}")).is_file(), "{n}.{ext}");
+            }
+        }
+    }
+}

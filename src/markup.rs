@@ -1,0 +1,79 @@
+//! What every format's markup shares: the one escaper and the one writer
+//! of a screen's grid of cells.
+//!
+//! Invariant: text and attribute values go out only through [`escape`];
+//! a grid goes out only through [`write_grid`], row by row in reading
+//! order, each linked cell's image inside its link.
+
+use crate::screen::{CellView, Screen, Target};
+
+/// Text or an attribute value onto `out`, with `&`, `<`, `>` and `"`
+/// escaped: safe in HTML and XHTML text and in a double-quoted value.
+pub fn escape(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"')) {
+        out.push_str(s);
+        return;
+    }
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// A format's markup for the parts of a grid, called by [`write_grid`].
+pub trait Grid {
+    /// Before the cells of row `index` (0 for the top row).
+    fn row(&mut self, index: usize);
+    /// Before each cell, its link included.
+    fn cell(&mut self) {}
+    /// After each cell.
+    fn end_cell(&mut self) {}
+    /// After each row.
+    fn end_row(&mut self) {}
+    /// Opens a link to `target` around the next image.
+    fn link(&mut self, target: Target);
+    /// A cell's image.
+    fn image(&mut self, cell: &CellView);
+    /// Closes the link opened last.
+    fn end_link(&mut self);
+}
+
+/// The cells of `screen` through `grid`: row by row, each cell's image
+/// wrapped in its link if it has one.
+pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
+    for (r, row) in screen.rows().enumerate() {
+        grid.row(r);
+        for cell in row {
+            grid.cell();
+            if let Some(target) = cell.link {
+                grid.link(target);
+            }
+            grid.image(cell);
+            if cell.link.is_some() {
+                grid.end_link();
+            }
+            grid.end_cell();
+        }
+        grid.end_row();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_the_four_characters_and_nothing_else() {
+        let mut out = String::new();
+        escape(&mut out, "a & b < c > d \"e\" é");
+        assert_eq!(out, "a &amp; b &lt; c &gt; d &quot;e&quot; é");
+        out.clear();
+        escape(&mut out, "top left: place X");
+        assert_eq!(out, "top left: place X");
+    }
+}
