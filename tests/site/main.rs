@@ -10,5 +10,6 @@ mod failures;
 mod golden;
 mod levels;
 mod tools;
+mod toy_game;
 mod two_player;
 mod vs_computer;
