@@ -49,7 +49,8 @@ pub fn layout(title: &str, icon: bool, nav: &[(String, &str)], body: Markup) -> 
 /// template (`full`) closes them, as maud would write it.
 struct WebGrid<'a> {
     out: &'a mut String,
-    images: &'a [&'static str],
+    edition: &'a Edition,
+    game: u16,
     full: bool,
 }
 
@@ -65,9 +66,7 @@ impl Grid for WebGrid<'_> {
     fn link(&mut self, target: Target) {
         // A page name is hex digits and `.html`: never quoted.
         self.out.push_str("<a href=");
-        if let Target::Page { key, .. } = target {
-            push_page_name(self.out, key);
-        }
+        push_href(self.out, self.edition, self.game, Link::Here(target));
         self.out.push('>');
     }
 
@@ -75,7 +74,7 @@ impl Grid for WebGrid<'_> {
         self.out.push_str("<img alt=");
         attr(self.out, &cell.label);
         self.out.push_str(" src=");
-        self.out.push_str(self.images[cell.image]);
+        self.out.push_str(self.edition.image(cell));
         self.out.push_str(".svg>");
     }
 
@@ -99,8 +98,16 @@ impl Grid for WebGrid<'_> {
 /// The grid of `screen` as a table: minified, or `full` for the template.
 fn grid(out: &mut String, edition: &Edition, screen: &Screen, full: bool) {
     out.push_str("<table>");
-    let images = edition.images;
-    write_grid(screen, &mut WebGrid { out, images, full });
+    let game = screen.target.game();
+    write_grid(
+        screen,
+        &mut WebGrid {
+            out,
+            edition,
+            game,
+            full,
+        },
+    );
     out.push_str("</table>");
 }
 

@@ -139,7 +139,8 @@ pub struct Screen {
     pub columns: usize,
     /// Whether the game is over.
     pub over: bool,
-    /// Moves from the start of the game: square links lead one deeper.
+    /// The fewest moves from the start to this position: books merge
+    /// screens from the deepest up ([`Edition::for_books`]).
     pub depth: u32,
     /// Links such as "New game". Books show them once the game is over,
     /// and only [`Link::Here`] ones.
@@ -267,8 +268,10 @@ impl Edition {
     /// the edition, once a game is over), and each set of identical
     /// screens as one screen. Screens are identical when their cells,
     /// words and links are, links compared after merging; so two games
-    /// that end alike share their last pages. Cell links lead one move
-    /// deeper, so one pass from the deepest screens up finds every merge.
+    /// that end alike share their last pages. Where every cell link leads
+    /// one move deeper (as in tic-tac-toe), one pass from the deepest
+    /// screens up finds every merge; elsewhere it may find fewer, never a
+    /// wrong one.
     ///
     /// An edition of one game holds each position once, so nothing merges and
     /// it is its own book (formats keep only [`Screen::book_nav`]).

@@ -23,8 +23,10 @@
 //!
 //! Invariant: [`decode`] of each record gives back the piece it was made
 //! from, with the readers' own loop; every phrase is stored as is, so no
-//! reader recurses; zero padding at a record's end is never a whole code
-//! (the all-zero code is the longest, and at least 8 bits long).
+//! reader recurses, and is at most 127 bytes (SumatraPDF stops a record
+//! at a longer one); the zero bits after a record's last code are never a
+//! whole code, even counting the trailing entry (the all-zero code is the
+//! longest, and at least 16 bits long; see [`Limits`]).
 
 use rustc_hash::FxHashMap;
 
@@ -32,9 +34,31 @@ use rustc_hash::FxHashMap;
 /// sane.
 const MAX_LEN: u8 = 24;
 
-/// Shortest longest code: a record is padded to a byte with up to seven
-/// zero bits, which must not spell a code.
-const MIN_MAX_LEN: u8 = 8;
+/// What every reader can decode: the longest phrase a dictionary entry
+/// holds, and the shortest the longest code may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes of one phrase: SumatraPDF refuses an entry over 127
+    /// bytes and drops the rest of the record; longer runs are split.
+    pub max_phrase: usize,
+    /// The shortest the longest code may be. A record's last code is
+    /// followed by up to seven zero bits of padding and then by the
+    /// trailing entry, the byte 0 (MOBI text is ASCII, so no character is
+    /// ever split across records and the entry has no other bytes).
+    /// FBReader ignores the extra-data flags and decodes all of that as
+    /// text; the all-zero code is the longest, so with 16 bits or more no
+    /// 15 zero bits spell a code, in any book however small.
+    pub min_longest: u8,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_phrase: 127,
+            min_longest: 16,
+        }
+    }
+}
 
 /// Runs of markup seen at least this often are one phrase each.
 const MIN_RUN_COUNT: u32 = 2;
@@ -103,7 +127,7 @@ struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
-    fn cut(pieces: &[&'a [u8]]) -> Tokens<'a> {
+    fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
         let mut run_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
         for piece in pieces {
             for run in runs(piece).filter(|r| r.len() > 1) {
@@ -125,19 +149,21 @@ impl<'a> Tokens<'a> {
         };
         let mut ids: FxHashMap<&[u8], u32> = FxHashMap::default();
         let mut bytes = [u32::MAX; 256];
-        let mut add = |t: &mut Tokens<'a>, phrase: &'a [u8], out: &mut Vec<u32>| {
-            let slot = if phrase.len() == 1 {
-                &mut bytes[usize::from(phrase[0])]
-            } else {
-                ids.entry(phrase).or_insert(u32::MAX)
-            };
-            if *slot == u32::MAX {
-                *slot = t.phrases.len() as u32;
-                t.phrases.push(phrase);
-                t.counts.push(0);
+        let mut add = |t: &mut Tokens<'a>, run: &'a [u8], out: &mut Vec<u32>| {
+            for phrase in run.chunks(max_phrase) {
+                let slot = if phrase.len() == 1 {
+                    &mut bytes[usize::from(phrase[0])]
+                } else {
+                    ids.entry(phrase).or_insert(u32::MAX)
+                };
+                if *slot == u32::MAX {
+                    *slot = t.phrases.len() as u32;
+                    t.phrases.push(phrase);
+                    t.counts.push(0);
+                }
+                t.counts[*slot as usize] += 1;
+                out.push(*slot);
             }
-            t.counts[*slot as usize] += 1;
-            out.push(*slot);
         };
         for piece in pieces {
             let mut out = Vec::new();
@@ -163,21 +189,21 @@ impl<'a> Tokens<'a> {
 }
 
 /// Huffman code lengths for `counts` (all at least 1), at most `MAX_LEN`
-/// and with the longest at least `MIN_MAX_LEN`. Ties break by index, so
+/// and with the longest at least `min_longest`. Ties break by index, so
 /// the same counts always give the same lengths.
-fn lengths(counts: &[u32]) -> Vec<u8> {
+fn lengths(counts: &[u32], min_longest: u8) -> Vec<u8> {
     let mut weights: Vec<u64> = counts.iter().map(|&c| u64::from(c.max(1))).collect();
     loop {
         let mut lens = huffman(&weights);
         let longest = lens.iter().copied().max().unwrap_or(0);
         if longest <= MAX_LEN {
-            if longest < MIN_MAX_LEN {
+            if longest < min_longest {
                 // An incomplete code is still a prefix code: lengthen the
                 // rarest phrase so that zero padding spells no code.
                 let rarest = (0..lens.len())
                     .max_by_key(|&i| (lens[i], std::cmp::Reverse(weights[i]), i))
                     .expect("at least one phrase");
-                lens[rarest] = MIN_MAX_LEN;
+                lens[rarest] = min_longest;
             }
             return lens;
         }
@@ -342,7 +368,8 @@ fn cdic_records(phrases: &[&[u8]]) -> Vec<Vec<u8>> {
         let per = 1usize << bits;
         let fits = phrases
             .chunks(per)
-            .all(|c| 2 * c.len() + c.iter().map(|p| p.len() + 2).sum::<usize>() <= 0xffff);
+            // Okular adds the 16-byte header to an offset in 16 bits.
+            .all(|c| 2 * c.len() + c.iter().map(|p| p.len() + 2).sum::<usize>() <= 0xffff - 16);
         if fits {
             return phrases
                 .chunks(per)
@@ -369,16 +396,22 @@ fn cdic_records(phrases: &[&[u8]]) -> Vec<Vec<u8>> {
 }
 
 /// Codes every piece (a text record's text, at most 4,096 bytes each) with
-/// one dictionary made for all of them.
+/// one dictionary made for all of them, within the default [`Limits`].
 pub fn compress(pieces: &[&[u8]]) -> Compressed {
-    let tokens = Tokens::cut(pieces);
+    compress_within(pieces, Limits::default())
+}
+
+/// [`compress`] within `limits`: the tests make books past the readers'
+/// limits with it, to show that the reader checks catch them.
+pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
+    let tokens = Tokens::cut(pieces, limits.max_phrase);
     if tokens.phrases.is_empty() {
         return Compressed {
             tables: Vec::new(),
             records: pieces.iter().map(|_| Vec::new()).collect(),
         };
     }
-    let code = Code::new(&lengths(&tokens.counts));
+    let code = Code::new(&lengths(&tokens.counts, limits.min_longest));
     let records = tokens
         .pieces
         .iter()
@@ -571,7 +604,7 @@ mod tests {
             let n = counts.len();
             counts.push(counts[n - 1].saturating_add(counts[n - 2]));
         }
-        let lens = lengths(&counts);
+        let lens = lengths(&counts, 16);
         assert!(lens.iter().all(|&l| (1..=MAX_LEN).contains(&l)));
         let kraft: f64 = lens.iter().map(|&l| 0.5f64.powi(i32::from(l))).sum();
         assert!(kraft <= 1.0 + 1e-12);

@@ -40,12 +40,24 @@ impl Text {
         self.buf.extend_from_slice(s.as_bytes());
     }
 
-    /// Text content, escaped.
+    /// Text content, escaped, and in ASCII: any other character as a
+    /// numeric character reference, so no character is ever split across
+    /// two text records (see [`huffcdic::Limits`]).
     fn text(&mut self, s: &str) {
         let mut out = std::mem::take(&mut self.scratch);
         out.clear();
         escape(&mut out, s);
-        self.push(&out);
+        if out.is_ascii() {
+            self.push(&out);
+        } else {
+            for c in out.chars() {
+                if c.is_ascii() {
+                    self.buf.push(c as u8);
+                } else {
+                    self.push(&format!("&#{};", u32::from(c)));
+                }
+            }
+        }
         self.scratch = out;
     }
 
@@ -638,6 +650,20 @@ mod tests {
             let file = container(text.as_bytes(), &[], &meta());
             assert_eq!(super::read::text(&file), text.as_bytes());
         }
+    }
+
+    /// Text goes out as ASCII, so no character is split across records.
+    #[test]
+    fn text_is_ascii_with_character_references() {
+        let mut t = Text {
+            buf: Vec::new(),
+            placed: FxHashMap::default(),
+            links: Vec::new(),
+            digits: 7,
+            scratch: String::new(),
+        };
+        t.text("caf\u{e9} & \u{2014}");
+        assert_eq!(t.buf, b"caf&#233; &amp; &#8212;");
     }
 
     #[test]
