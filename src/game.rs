@@ -38,6 +38,8 @@ pub enum Outcome {
     Won(Side),
     /// Nobody won.
     Draw,
+    /// A one-player puzzle reached its goal.
+    Solved,
 }
 
 /// What a move is worth to the player making it, counted in the moves the
@@ -108,8 +110,9 @@ pub struct Texts {
     pub rules: &'static str,
 }
 
-/// A game whose every reachable position is a page: a two-player game on
-/// a grid of cells, each move made by selecting one cell.
+/// A game whose every reachable position is a page: a two-player game or
+/// a one-player puzzle on a grid of cells, each move made by selecting
+/// one cell.
 pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// A move.
     type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync;
@@ -118,10 +121,9 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// Why [`Game::play`] refused a move.
     type Error: fmt::Debug + fmt::Display;
 
-    /// Rows of the grid a screen draws.
-    const ROWS: usize;
-    /// Columns of that grid.
-    const COLUMNS: usize;
+    /// Who plays: 2 for a game of two sides, 1 for a puzzle, whose one
+    /// player always moves ([`Side::First`]) towards [`Outcome::Solved`].
+    const PLAYERS: u8;
     /// Every image a cell can show, without extension: the web uses
     /// `<name>.svg`, the books `<name>.gif`.
     const IMAGES: &'static [&'static str];
@@ -146,6 +148,8 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// positions reachable under one set of rules.
     fn key(self) -> u32;
 
+    /// The grid a screen draws: rows, then columns.
+    fn grid(self) -> (usize, usize);
     /// Cell `index` (reading order) as a screen draws it.
     fn face(self, index: usize) -> Face<Self::Move>;
     /// The image of the cell `mov` is made from, carrying `note`.

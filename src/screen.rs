@@ -159,7 +159,8 @@ impl Screen {
         link: impl Fn(G::Move) -> Option<Target>,
     ) -> Screen {
         let over = position.is_over();
-        let cells = (0..G::ROWS * G::COLUMNS)
+        let (rows, columns) = position.grid();
+        let cells = (0..rows * columns)
             .map(|index| {
                 let face = position.face(index);
                 let action = face.action.filter(|_| !over);
@@ -183,7 +184,7 @@ impl Screen {
             heading,
             lines: position.remark().into_iter().map(String::from).collect(),
             cells,
-            columns: G::COLUMNS,
+            columns,
             over,
             depth,
             nav: Vec::new(),

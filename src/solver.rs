@@ -1,6 +1,7 @@
-//! The solver: negamax over the state graph, each position scored once,
-//! deepest first, from the scores of the positions after it (so each is
-//! looked up, never searched again).
+//! The solver: for a two-player game, negamax over the state graph, each
+//! position scored once, children first, from the scores of the positions
+//! after it (so each is looked up, never searched again); for a puzzle,
+//! the fewest moves to its goal, by a breadth-first search back from it.
 //!
 //! Invariant: every reachable position has exactly one [`Score`], computed
 //! once, from the side to move's point of view; no IO, no randomness.
@@ -59,6 +60,11 @@ impl Score {
     fn back_up(self) -> Score {
         Score(-(self.0 - self.0.signum()))
     }
+
+    /// The score one ply earlier for the same side: a puzzle's step.
+    fn one_ply_further(self) -> Score {
+        Score(self.0 - self.0.signum())
+    }
 }
 
 impl Ord for Score {
@@ -106,25 +112,19 @@ pub struct Solver<G: Game> {
 }
 
 impl<G: Game> Solver<G> {
-    /// Solves every position of `graph`, each after every position its
-    /// moves lead to ([`StateGraph::children_first`]).
+    /// Solves every position of `graph`. A puzzle's score is a win in as
+    /// many plies as its goal is away (a draw if it cannot be reached);
+    /// a two-player game's, its negamax value.
     ///
     /// # Panics
-    /// If play can return to a position: negamax needs a game that ends.
+    /// If play in a two-player game can return to a position: negamax
+    /// needs a game that ends.
     pub fn new(graph: StateGraph<G>) -> Solver<G> {
-        let mut scores = vec![Score::DRAW; graph.len()];
-        for b in graph.children_first() {
-            let score = match b.outcome() {
-                Some(Outcome::Won(winner)) if winner == b.mover() => Score::win_in(0),
-                Some(Outcome::Won(_)) => Score::loss_in(0),
-                Some(Outcome::Draw) => Score::DRAW,
-                None => moves(b)
-                    .map(|(_, next)| scores[graph.position(next).expect("closed")].back_up())
-                    .max()
-                    .expect("a position in play has a move"),
-            };
-            scores[graph.position(b).expect("own board")] = score;
-        }
+        let scores = if G::PLAYERS == 1 {
+            distances(&graph)
+        } else {
+            negamax(&graph)
+        };
         Solver { graph, scores }
     }
 
@@ -142,9 +142,74 @@ impl<G: Game> Solver<G> {
     /// the order of the cells that make them.
     pub fn move_scores(&self, board: G) -> Vec<(G::Move, Score)> {
         moves(board)
-            .filter_map(|(s, next)| self.score(next).map(|v| (s, v.back_up())))
+            .filter_map(|(s, next)| {
+                let v = self.score(next)?;
+                Some((
+                    s,
+                    if G::PLAYERS == 1 {
+                        v.one_ply_further()
+                    } else {
+                        v.back_up()
+                    },
+                ))
+            })
             .collect()
     }
+}
+
+/// Negamax, each position after every position its moves lead to
+/// ([`StateGraph::children_first`]).
+fn negamax<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
+    let mut scores = vec![Score::DRAW; graph.len()];
+    for b in graph.children_first() {
+        let score = match b.outcome() {
+            Some(Outcome::Won(winner)) if winner == b.mover() => Score::win_in(0),
+            Some(Outcome::Won(_)) => Score::loss_in(0),
+            Some(Outcome::Draw) => Score::DRAW,
+            Some(Outcome::Solved) => Score::win_in(0),
+            None => moves(b)
+                .map(|(_, next)| scores[graph.position(next).expect("closed")].back_up())
+                .max()
+                .expect("a position in play has a move"),
+        };
+        scores[graph.position(b).expect("own board")] = score;
+    }
+    scores
+}
+
+/// A puzzle's scores: a breadth-first search from every solved position
+/// along the moves backwards, so each position's score counts the fewest
+/// plies to the goal, whatever cycles play has.
+fn distances<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
+    let positions = graph.boards();
+    let mut into: Vec<Vec<u32>> = vec![Vec::new(); positions.len()];
+    for (i, &p) in positions.iter().enumerate() {
+        for (_, next) in moves(p) {
+            into[graph.position(next).expect("closed")].push(i as u32);
+        }
+    }
+    let mut plies: Vec<Option<u16>> = vec![None; positions.len()];
+    let mut queue = std::collections::VecDeque::new();
+    for (i, p) in positions.iter().enumerate() {
+        if p.outcome() == Some(Outcome::Solved) {
+            plies[i] = Some(0);
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        let d = plies[i].expect("queued with a distance") + 1;
+        for &from in &into[i] {
+            let slot = &mut plies[from as usize];
+            if slot.is_none() {
+                *slot = Some(d);
+                queue.push_back(from as usize);
+            }
+        }
+    }
+    plies
+        .into_iter()
+        .map(|d| d.map_or(Score::DRAW, Score::win_in))
+        .collect()
 }
 
 #[cfg(test)]

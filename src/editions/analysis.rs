@@ -31,6 +31,7 @@ pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
         None => Verdict::of(solver.score(board).expect("a reachable position")).to_string(),
         Some(Outcome::Won(winner)) => format!("{} wins", G::side_name(winner)),
         Some(Outcome::Draw) => "draw".to_string(),
+        Some(Outcome::Solved) => "solved".to_string(),
     }
 }
 

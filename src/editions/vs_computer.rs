@@ -186,7 +186,7 @@ impl<G: Game> Match<G> {
             None => format!("Your move ({})", G::side_name(self.spec.human)),
             Some(Outcome::Won(winner)) if winner == self.spec.human => "You win".to_string(),
             Some(Outcome::Won(_)) => "The computer wins".to_string(),
-            Some(Outcome::Draw) => board.heading(),
+            Some(Outcome::Draw | Outcome::Solved) => board.heading(),
         }
     }
 

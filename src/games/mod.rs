@@ -2,4 +2,5 @@
 //! [`Game`](crate::game::Game) and holds its shape: its cells, images and
 //! words.
 
+pub mod hanoi;
 pub mod tictactoe;

@@ -58,8 +58,7 @@ impl Game for Nim {
     type Rules = ();
     type Error = String;
 
-    const ROWS: usize = 3;
-    const COLUMNS: usize = 3;
+    const PLAYERS: u8 = 2;
     // Tic-tac-toe's drawings stand in: an empty place, a token, a token
     // whose move is best.
     const IMAGES: &'static [&'static str] = &["e", "x", "o"];
@@ -108,6 +107,10 @@ impl Game for Nim {
         (a * 16 + b * 4 + c) * 2 + u32::from(self.second)
     }
 
+    fn grid(self) -> (usize, usize) {
+        (3, 3)
+    }
+
     fn face(self, index: usize) -> Face<(usize, u8)> {
         let (h, k) = self.at(index);
         if k < self.heaps[h] {
@@ -148,7 +151,7 @@ impl Game for Nim {
     fn heading(self) -> String {
         match self.outcome() {
             Some(Outcome::Won(w)) => format!("{} wins", Self::side_name(w)),
-            Some(Outcome::Draw) => "Draw".to_string(),
+            Some(Outcome::Draw | Outcome::Solved) => "Draw".to_string(),
             None => format!("{} to move", Self::side_name(self.mover())),
         }
     }

@@ -83,8 +83,7 @@ impl Game for Board {
     type Rules = Rules;
     type Error = super::PlayError;
 
-    const ROWS: usize = 3;
-    const COLUMNS: usize = 3;
+    const PLAYERS: u8 = 2;
     const IMAGES: &'static [&'static str] = &IMAGES;
     const KEYS: u32 = super::ID_LIMIT;
     const TEXTS: Texts = Texts {
@@ -119,6 +118,10 @@ impl Game for Board {
 
     fn key(self) -> u32 {
         self.id()
+    }
+
+    fn grid(self) -> (usize, usize) {
+        (3, 3)
     }
 
     fn face(self, index: usize) -> Face<Square> {

@@ -1,0 +1,487 @@
+//! The Towers of Hanoi, the one-player puzzle: three pegs and 3 to 7
+//! discs, all starting on the left peg, solved when all are on the right
+//! peg. A disc may never lie on a smaller one.
+//!
+//! A move takes two selections, so the position holds a lifted disc: a
+//! peg is selected to lift its top disc (a page of its own shows it
+//! lifted), then a peg to drop it on, or the same peg to put it back. The
+//! grid has a column a peg: above each peg the air, where a lifted disc
+//! shows, then the peg's levels, top first.
+//!
+//! Invariant: a position is a `Copy` value of a disc count, each disc's
+//! peg and the lifted peg; [`Hanoi::play`] never lays a disc on a smaller
+//! one, and refuses a selection that would, leaving the position as it
+//! was.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::game::{Face, Game, Note, Outcome, Side, Texts};
+
+/// The fewest discs `--hanoi-discs` takes.
+pub const MIN_DISCS: u8 = 3;
+
+/// The most discs: 3^7 = 2,187 positions.
+pub const MAX_DISCS: u8 = 7;
+
+/// Which puzzle: how many discs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Discs, [`MIN_DISCS`] to [`MAX_DISCS`].
+    pub discs: u8,
+}
+
+impl Default for Rules {
+    /// Four discs: 81 positions, solved in 15 moves.
+    fn default() -> Self {
+        Rules { discs: 4 }
+    }
+}
+
+/// The pegs, left to right.
+const PEGS: [&str; 3] = ["left peg", "middle peg", "right peg"];
+
+/// A position: each disc's peg, in base 3 with the smallest disc the
+/// lowest digit, and the peg whose top disc is lifted (0 for none, else
+/// the peg plus one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hanoi {
+    discs: u8,
+    pegs: u16,
+    lifted: u8,
+}
+
+/// Why a selection was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// There is no such peg.
+    NoPeg(u8),
+    /// Nothing to lift: the peg is empty.
+    Empty(u8),
+    /// The lifted disc is larger than the top disc of that peg.
+    Larger(u8),
+    /// The puzzle is solved.
+    Solved,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::NoPeg(p) => write!(f, "there is no peg {p}"),
+            PlayError::Empty(p) => write!(f, "the {} is empty", PEGS[usize::from(*p)]),
+            PlayError::Larger(p) => write!(
+                f,
+                "the lifted disc is larger than the top disc of the {}",
+                PEGS[usize::from(*p)]
+            ),
+            PlayError::Solved => f.write_str("the puzzle is solved"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// 3^n.
+fn pow3(n: u8) -> u16 {
+    3u16.pow(u32::from(n))
+}
+
+impl Hanoi {
+    /// All `rules.discs` discs on the left peg, none lifted.
+    pub fn start(rules: Rules) -> Hanoi {
+        Hanoi {
+            discs: rules.discs.clamp(1, MAX_DISCS),
+            pegs: 0,
+            lifted: 0,
+        }
+    }
+
+    /// The position with each disc's peg from `pegs` (smallest disc
+    /// first), none lifted, if every peg is below 3.
+    pub fn from_pegs(pegs: &[u8]) -> Option<Hanoi> {
+        if pegs.is_empty() || pegs.len() > usize::from(MAX_DISCS) || pegs.iter().any(|&p| p > 2) {
+            return None;
+        }
+        let code = pegs
+            .iter()
+            .rev()
+            .fold(0u16, |acc, &p| acc * 3 + u16::from(p));
+        Some(Hanoi {
+            discs: pegs.len() as u8,
+            pegs: code,
+            lifted: 0,
+        })
+    }
+
+    /// How many discs.
+    pub fn discs(self) -> u8 {
+        self.discs
+    }
+
+    /// The peg of disc `d` (0 the smallest).
+    pub fn peg_of(self, d: u8) -> u8 {
+        (self.pegs / pow3(d) % 3) as u8
+    }
+
+    /// The peg whose top disc is lifted, if one is.
+    pub fn lifted(self) -> Option<u8> {
+        self.lifted.checked_sub(1)
+    }
+
+    /// The smallest disc on `peg`, if any: the one that can be lifted.
+    pub fn top(self, peg: u8) -> Option<u8> {
+        (0..self.discs).find(|&d| self.peg_of(d) == peg)
+    }
+
+    /// The discs on `peg`, bottom (largest) first.
+    pub fn stack(self, peg: u8) -> Vec<u8> {
+        (0..self.discs)
+            .rev()
+            .filter(|&d| self.peg_of(d) == peg)
+            .collect()
+    }
+
+    /// Whether every disc is on the right peg, none lifted.
+    pub fn is_solved(self) -> bool {
+        self.lifted == 0 && self.pegs == pow3(self.discs) - 1
+    }
+
+    /// Whether the top disc of `from` may go onto `to`: `from` holds a
+    /// disc, and `to` is empty or its top disc is larger.
+    pub fn can_move(self, from: u8, to: u8) -> bool {
+        match (self.top(from), self.top(to)) {
+            (Some(_), _) if from == to => false,
+            (Some(a), Some(b)) => a < b,
+            (Some(_), None) => true,
+            (None, _) => false,
+        }
+    }
+
+    /// The top disc of `from` moved onto `to`, none lifted; the caller
+    /// has checked [`Hanoi::can_move`].
+    fn moved(self, from: u8, to: u8) -> Hanoi {
+        let d = self.top(from).expect("a disc to move");
+        let unit = pow3(d);
+        Hanoi {
+            discs: self.discs,
+            pegs: self.pegs - u16::from(from) * unit + u16::from(to) * unit,
+            lifted: 0,
+        }
+    }
+
+    /// The positions one whole move away (lift and drop on another peg),
+    /// ignoring whether the puzzle is solved: the puzzle's own graph.
+    pub fn neighbours(self) -> impl Iterator<Item = Hanoi> {
+        let here = Hanoi { lifted: 0, ..self };
+        (0..3u8).flat_map(move |from| {
+            (0..3u8)
+                .filter(move |&to| here.can_move(from, to))
+                .map(move |to| here.moved(from, to))
+        })
+    }
+
+    /// The disc shown in cell `index` of the grid, and whether it is
+    /// lifted: row 0 is the air above the pegs, rows 1 to `discs` the
+    /// levels of each peg, top first.
+    fn disc_at(self, index: usize) -> (u8, Option<(u8, bool)>) {
+        let (row, peg) = (index / 3, (index % 3) as u8);
+        if row == 0 {
+            let lifted = self.lifted() == Some(peg);
+            return (
+                peg,
+                lifted.then(|| (self.top(peg).expect("a lifted disc"), true)),
+            );
+        }
+        let mut stack = self.stack(peg);
+        if self.lifted() == Some(peg) {
+            stack.pop();
+        }
+        let level = usize::from(self.discs) - row;
+        (peg, stack.get(level).map(|&d| (d, false)))
+    }
+}
+
+impl Game for Hanoi {
+    /// The peg selected.
+    type Move = u8;
+    type Rules = Rules;
+    type Error = PlayError;
+
+    const PLAYERS: u8 = 1;
+    /// The air above a peg, a peg's level with no disc, then disc 1 to 7
+    /// on a peg and disc 1 to 7 lifted.
+    const IMAGES: &'static [&'static str] = &[
+        "ha", "hp", "hd1", "hd2", "hd3", "hd4", "hd5", "hd6", "hd7", "hl1", "hl2", "hl3", "hl4",
+        "hl5", "hl6", "hl7",
+    ];
+    const KEYS: u32 = 4 * 2187;
+    const TEXTS: Texts = Texts {
+        title: "The Towers of Hanoi",
+        stem: "hanoi",
+        rules: "Move every disc from the left peg to the right peg, one at a time, never a \
+larger disc on a smaller one. Select a peg to lift its top disc, then select the peg to put \
+it on. To take a move back, go back.",
+    };
+
+    fn start(rules: Rules) -> Hanoi {
+        Hanoi::start(rules)
+    }
+
+    fn moves(self) -> impl Iterator<Item = u8> {
+        (0..3u8).filter(move |&peg| self.play(peg).is_ok())
+    }
+
+    fn play(self, peg: u8) -> Result<Hanoi, PlayError> {
+        if self.is_solved() {
+            return Err(PlayError::Solved);
+        }
+        if peg > 2 {
+            return Err(PlayError::NoPeg(peg));
+        }
+        match self.lifted() {
+            None if self.top(peg).is_none() => Err(PlayError::Empty(peg)),
+            None => Ok(Hanoi {
+                lifted: peg + 1,
+                ..self
+            }),
+            Some(from) if from == peg => Ok(Hanoi { lifted: 0, ..self }),
+            Some(from) if self.can_move(from, peg) => Ok(self.moved(from, peg)),
+            Some(_) => Err(PlayError::Larger(peg)),
+        }
+    }
+
+    fn mover(self) -> Side {
+        Side::First
+    }
+
+    fn outcome(self) -> Option<Outcome> {
+        self.is_solved().then_some(Outcome::Solved)
+    }
+
+    /// The pegs' number, times four, plus the lifted peg (plus one).
+    fn key(self) -> u32 {
+        u32::from(self.pegs) * 4 + u32::from(self.lifted)
+    }
+
+    fn grid(self) -> (usize, usize) {
+        (usize::from(self.discs) + 1, 3)
+    }
+
+    fn face(self, index: usize) -> Face<u8> {
+        let (peg, disc) = self.disc_at(index);
+        let name = PEGS[usize::from(peg)];
+        let image = match disc {
+            None if index < 3 => 0,
+            None => 1,
+            Some((d, false)) => 2 + usize::from(d),
+            Some((d, true)) => 9 + usize::from(d),
+        };
+        let label = match disc {
+            None if index < 3 => format!("above the {name}: nothing"),
+            None => format!("{name}: no disc here"),
+            Some((d, false)) => format!("{name}: disc {}", d + 1),
+            Some((d, true)) => format!("above the {name}: disc {}, lifted", d + 1),
+        };
+        let action = self.play(peg).ok().map(|_| {
+            let does = match self.lifted() {
+                None => format!("lift disc {}", self.top(peg).expect("a disc") + 1),
+                Some(from) if from == peg => "put the disc back".to_string(),
+                Some(_) => "drop the disc here".to_string(),
+            };
+            (peg, Cow::Owned(format!("{label}; {does}")))
+        });
+        Face {
+            image,
+            label: Cow::Owned(label),
+            action,
+        }
+    }
+
+    fn noted_image(self, peg: u8, _: Note) -> usize {
+        // The verdict is in the cell's label; the picture stays the same.
+        self.face(usize::from(peg)).image
+    }
+
+    /// The air above the peg: the top row.
+    fn cell(peg: u8) -> usize {
+        usize::from(peg)
+    }
+
+    fn move_name(peg: u8) -> &'static str {
+        PEGS[usize::from(peg)]
+    }
+
+    fn side_name(_: Side) -> &'static str {
+        "You"
+    }
+
+    fn heading(self) -> String {
+        match self.lifted() {
+            _ if self.is_solved() => "Solved".to_string(),
+            None => "Select a peg to lift its top disc".to_string(),
+            Some(_) => "Select a peg to put the disc on".to_string(),
+        }
+    }
+
+    fn push_title(self, out: &mut String) {
+        out.push_str(&self.heading());
+        out.push_str(": ");
+        out.push_str(&self.text());
+        out.push_str(" - The Towers of Hanoi");
+    }
+
+    fn remark(self) -> Option<&'static str> {
+        None
+    }
+
+    /// Each peg's discs, bottom first, numbered from 1 (the smallest),
+    /// pegs split by `/`, a lifted disc after a `^`: `43/2^1/`.
+    fn text(self) -> String {
+        let mut out = String::new();
+        for peg in 0..3u8 {
+            if peg > 0 {
+                out.push('/');
+            }
+            let mut stack = self.stack(peg);
+            let lifted = (self.lifted() == Some(peg)).then(|| stack.pop());
+            for d in stack {
+                out.push(char::from(b'1' + d));
+            }
+            if let Some(Some(d)) = lifted {
+                out.push('^');
+                out.push(char::from(b'1' + d));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Known answers for 3 to 7 discs, checked by walking every position.
+    use std::collections::VecDeque;
+
+    use super::*;
+    use crate::graph::StateGraph;
+    use crate::solver::Solver;
+
+    fn every_position(discs: u8) -> Vec<Hanoi> {
+        (0..pow3(discs))
+            .map(|pegs| Hanoi {
+                discs,
+                pegs,
+                lifted: 0,
+            })
+            .collect()
+    }
+
+    /// The fewest whole moves from every position to the solved one, by
+    /// a breadth-first search of the puzzle's own graph.
+    fn bfs_from_solved(discs: u8) -> Vec<u32> {
+        let solved = pow3(discs) - 1;
+        let mut dist = vec![u32::MAX; usize::from(pow3(discs))];
+        dist[usize::from(solved)] = 0;
+        let mut queue = VecDeque::from([Hanoi {
+            discs,
+            pegs: solved,
+            lifted: 0,
+        }]);
+        while let Some(p) = queue.pop_front() {
+            let d = dist[usize::from(p.pegs)];
+            for n in p.neighbours() {
+                if dist[usize::from(n.pegs)] == u32::MAX {
+                    dist[usize::from(n.pegs)] = d + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn positions_moves_and_distances_match_the_known_answers() {
+        for discs in MIN_DISCS..=MAX_DISCS {
+            let n = u32::from(pow3(discs));
+            let positions = every_position(discs);
+            // 3(3^N - 1) moves between positions.
+            let moves: u32 = positions
+                .iter()
+                .map(|p| p.neighbours().count() as u32)
+                .sum();
+            assert_eq!(moves, 3 * (n - 1), "{discs} discs");
+            // Every position is reachable: the graph's whole positions
+            // (none lifted) number 3^N.
+            let graph = StateGraph::<Hanoi>::with_rules(Rules { discs });
+            let whole: Vec<Hanoi> = graph
+                .boards()
+                .iter()
+                .copied()
+                .filter(|p| p.lifted().is_none())
+                .collect();
+            assert_eq!(whole.len() as u32, n, "{discs} discs");
+            // The start is 2^N - 1 moves from the end, and nothing further;
+            // every distance agrees with the search from the solved end.
+            let solver = Solver::new(graph);
+            let bfs = bfs_from_solved(discs);
+            let moves_left = |p: Hanoi| solver.score(p).unwrap().plies() / 2;
+            let start = Hanoi::start(Rules { discs });
+            assert_eq!(u32::from(moves_left(start)), (1 << discs) - 1);
+            for p in whole {
+                assert_eq!(u32::from(moves_left(p)), bfs[usize::from(p.pegs)], "{p:?}");
+                assert!(u32::from(moves_left(p)) < 1 << discs);
+                assert!(solver.score(p).unwrap().is_win());
+            }
+        }
+    }
+
+    #[test]
+    fn a_larger_disc_never_goes_on_a_smaller_one() {
+        // Discs 1 and 2 (0 and 1) on the middle peg, 3 on the left.
+        let p = Hanoi::from_pegs(&[1, 1, 0]).unwrap();
+        let lifted = p.play(0).unwrap();
+        assert_eq!(lifted.lifted(), Some(0));
+        assert_eq!(lifted.play(1), Err(PlayError::Larger(1)));
+        assert_eq!(lifted.play(0).unwrap(), p);
+        let dropped = lifted.play(2).unwrap();
+        assert_eq!(dropped.text(), "/21/3");
+        assert_eq!(p.play(2), Err(PlayError::Empty(2)));
+        assert_eq!(p.moves().collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(lifted.moves().collect::<Vec<_>>(), [0, 2]);
+    }
+
+    #[test]
+    fn only_the_solved_position_says_solved_and_has_no_moves() {
+        let graph = StateGraph::<Hanoi>::with_rules(Rules { discs: 3 });
+        for &p in graph.boards() {
+            let solved = p.stack(2).len() == 3 && p.lifted().is_none();
+            assert_eq!(p.is_over(), solved, "{p:?}");
+            assert_eq!(p.heading() == "Solved", solved);
+            assert_eq!(p.moves().count() == 0, solved);
+        }
+    }
+
+    #[test]
+    fn the_grid_shows_each_peg_top_first_and_the_lifted_disc_above() {
+        let p = Hanoi::from_pegs(&[0, 2, 0]).unwrap().play(0).unwrap();
+        let (rows, columns) = p.grid();
+        assert_eq!((rows, columns), (4, 3));
+        let images: Vec<&str> = (0..rows * columns)
+            .map(|i| Hanoi::IMAGES[p.face(i).image])
+            .collect();
+        assert_eq!(
+            images,
+            [
+                "hl1", "ha", "ha", "hp", "hp", "hp", "hp", "hp", "hp", "hd3", "hp", "hd2"
+            ]
+        );
+        assert_eq!(p.face(0).label, "above the left peg: disc 1, lifted");
+        let (_, put_back) = p.face(0).action.unwrap();
+        assert_eq!(
+            put_back,
+            "above the left peg: disc 1, lifted; put the disc back"
+        );
+        let (_, drop) = p.face(2).action.unwrap();
+        assert_eq!(drop, "above the right peg: nothing; drop the disc here");
+        assert_eq!(p.text(), "3^1//2");
+    }
+}
