@@ -447,16 +447,7 @@ fn books(
         || editions.iter().map(Edition::for_books).collect::<Vec<_>>(),
     );
     // A book's images, in record order: the ones its screens use, the cover.
-    let images: Vec<Vec<(&str, &[u8])>> = books
-        .iter()
-        .map(|b| {
-            b.used_images()
-                .into_iter()
-                .chain([ebook::COVER])
-                .map(|n| (n, assets.get(&format!("{n}.gif"))))
-                .collect()
-        })
-        .collect();
+    let images: Vec<Vec<(&str, &[u8])>> = books.iter().map(|b| ebook::images(b, assets)).collect();
     let mut jobs: Vec<_> = books
         .iter()
         .zip(&images)

@@ -13,6 +13,7 @@ pub mod mobi;
 pub mod palmdoc;
 pub mod png;
 
+use crate::assets::Assets;
 use crate::screen::{Edition, Screen};
 
 /// The author named in every book's metadata.
@@ -30,6 +31,16 @@ pub fn intro(edition: &Edition) -> [&'static str; 2] {
 /// The text under a book's grid: the heading and each line, joined.
 pub fn caption(screen: &Screen) -> impl Iterator<Item = &str> {
     std::iter::once(screen.heading.as_str()).chain(screen.lines.iter().map(String::as_str))
+}
+
+/// A book's images, `(name, GIF bytes)` in record order: those its
+/// screens use, in the game's order, then the cover.
+pub fn images<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'a [u8])> {
+    book.used_images()
+        .into_iter()
+        .chain([COVER])
+        .map(|n| (n, assets.get(&format!("{n}.gif"))))
+        .collect()
 }
 
 /// A format: writes a book given its images, `(name, GIF bytes)` in record

@@ -5,7 +5,7 @@
 //! those limits, to show the checks catch them.
 
 use tictactoe_book::ebook::huffcdic::{self, Limits};
-use tictactoe_book::ebook::{COVER, mobi};
+use tictactoe_book::ebook::{self, mobi};
 use tictactoe_book::editions::vs_computer::{self, Settings};
 use tictactoe_book::games::tictactoe::{Board, Rules};
 use tictactoe_book::graph::StateGraph;
@@ -326,11 +326,8 @@ fn every_reader_decodes_every_mobi_whole() {
         let games = vs_computer::games(&settings, &solver);
         for edition in site::editions(&solver, &games) {
             let book = edition.for_books();
-            let names: Vec<&str> = book.used_images().into_iter().chain([COVER]).collect();
-            let images: Vec<(&str, &[u8])> = names
-                .iter()
-                .map(|n| (*n, assets.get(&format!("{n}.gif"))))
-                .collect();
+            let images = ebook::images(&book, &assets);
+            let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
             let file = mobi::write(&book, &images);
             let (text, _) = mobi::markup(&book, &names);
             let label = format!("{} {level:?} early draws {early_draws}", edition.slug);

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use tictactoe_book::assets::Assets;
-use tictactoe_book::ebook::{COVER, epub, mobi};
+use tictactoe_book::ebook::{self, epub, mobi};
 use tictactoe_book::editions::vs_computer::{self, Settings};
 use tictactoe_book::games::tictactoe::{Board, Rules};
 use tictactoe_book::graph::StateGraph;
@@ -88,12 +88,7 @@ fn every_level_fits_the_budgets_with_any_number_of_games_and_rules() {
         let games = vs_computer::games(&settings, solver);
         let web = vs_computer::edition(site::VS_COMPUTER, solver, &games);
         let book = web.for_books();
-        let images: Vec<(&str, &[u8])> = book
-            .used_images()
-            .into_iter()
-            .chain([COVER])
-            .map(|n| (n, assets.get(&format!("{n}.gif"))))
-            .collect();
+        let images = ebook::images(&book, &assets);
         let (m, e) = (
             mobi::write(&book, &images).len(),
             epub::write(&book, &images).len(),

@@ -10,7 +10,7 @@ use std::io::Read as _;
 
 use scraper::{ElementRef, Html, Selector};
 use tictactoe_book::assets::Assets;
-use tictactoe_book::ebook::{COVER, epub};
+use tictactoe_book::ebook::{self, epub};
 use tictactoe_book::editions::{analysis, two_player};
 use tictactoe_book::game::{Face, Game, Note, Outcome, Side, Texts};
 use tictactoe_book::graph::StateGraph;
@@ -329,12 +329,7 @@ fn nim_renders_to_web_pages_that_play_it() {
 #[test]
 fn nim_renders_to_an_epub_that_plays_it() {
     let (_, analysed, assets) = editions();
-    let images: Vec<(&str, &[u8])> = analysed
-        .used_images()
-        .into_iter()
-        .chain([COVER])
-        .map(|n| (n, assets.get(&format!("{n}.gif"))))
-        .collect();
+    let images = ebook::images(&analysed, &assets);
     let book = epub::write(&analysed, &images);
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(book)).unwrap();
     let mut screens = BTreeMap::new();
