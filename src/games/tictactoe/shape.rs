@@ -126,21 +126,22 @@ impl Game for Board {
 
     fn face(self, index: usize) -> Face<Square> {
         let square = Square::ALL[index];
-        let highlight = match self.status() {
-            Status::Won { line, .. } => line.contains(square),
-            _ => false,
-        };
         match self.cell(square) {
             Cell::Empty => Face {
                 image: 0,
                 label: label(square, 2),
                 action: Some((square, label(square, self.to_move() as usize))),
             },
-            Cell::Taken(p) => Face {
-                image: 1 + p as usize + if highlight { 2 } else { 0 },
-                label: label(square, 3 + p as usize + if highlight { 2 } else { 0 }),
-                action: None,
-            },
+            Cell::Taken(p) => {
+                let line =
+                    matches!(self.status(), Status::Won { line, .. } if line.contains(square));
+                let kind = p as usize + if line { 2 } else { 0 };
+                Face {
+                    image: 1 + kind,
+                    label: label(square, 3 + kind),
+                    action: None,
+                }
+            }
         }
     }
 
