@@ -18,6 +18,7 @@ use crate::ebook;
 use crate::editions::vs_computer::{self, Match};
 use crate::editions::{analysis, two_player};
 use crate::game::Game;
+use crate::games::hanoi::Hanoi;
 use crate::games::tictactoe::{Board, Rules};
 use crate::graph::StateGraph;
 use crate::html::{self, layout, minify};
@@ -309,7 +310,9 @@ pub const ANALYSIS: &str = "analysis";
 
 /// The images every game of the site draws its cells with: what
 /// `static/` must hold, as `.svg` and `.gif`.
-pub const IMAGES: &[&str] = <Board as Game>::IMAGES;
+pub fn images() -> Vec<&'static str> {
+    [<Board as Game>::IMAGES, <Hanoi as Game>::IMAGES].concat()
+}
 
 /// The editions, in the order the home page and the book list show them.
 /// Adding an edition is a module that makes an [`Edition`] and a line here;
@@ -477,7 +480,8 @@ fn books(
         .map(|(n, _)| *n)
         .filter(|n| *n != ebook::COVER)
         .collect();
-    gifs.sort_by_key(|n| IMAGES.iter().position(|i| i == n));
+    let order = self::images();
+    gifs.sort_by_key(|n| order.iter().position(|i| i == n));
     gifs.dedup();
     gifs.push(ebook::COVER);
     let mut files: Vec<OutFile> = gifs
@@ -622,7 +626,7 @@ pub fn build(options: &Options) -> Result<Report, BuildError> {
     output::check_target(&options.out)?;
     let mut first = Vec::new();
     let assets = timed(&mut first, "read and check static/", || {
-        Assets::load(&options.static_dir, IMAGES)
+        Assets::load(&options.static_dir, &images())
     })?;
     check_extras_outside(&options.static_dir, &options.out, &assets)?;
     let staging = timed(&mut first, "lock, and make the staging folder", || {

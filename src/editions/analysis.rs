@@ -24,11 +24,25 @@ pub fn verdicts<G: Game>(solver: &Solver<G>, board: G) -> Vec<(G::Move, Verdict)
         .collect()
 }
 
+/// A verdict in words: "win in 2", "draw" or "loss in 1"; in a puzzle,
+/// where every move is the player's, "3 moves left".
+pub fn words<G: Game>(verdict: Verdict) -> String {
+    match verdict {
+        Verdict::Win(1) if G::PLAYERS == 1 => "1 move left".to_string(),
+        Verdict::Win(n) if G::PLAYERS == 1 => format!("{n} moves left"),
+        Verdict::Draw if G::PLAYERS == 1 => "no way to the goal".to_string(),
+        v => v.to_string(),
+    }
+}
+
 /// A position's value: for the side to move while the game goes on ("win
-/// in 2", "draw", "loss in 1"), else the result ("X wins", "draw").
+/// in 2", "draw", "loss in 1", or in a puzzle "3 moves left"), else the
+/// result ("X wins", "draw", "solved").
 pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
     match board.outcome() {
-        None => Verdict::of(solver.score(board).expect("a reachable position")).to_string(),
+        None => words::<G>(Verdict::of(
+            solver.score(board).expect("a reachable position"),
+        )),
         Some(Outcome::Won(winner)) => format!("{} wins", G::side_name(winner)),
         Some(Outcome::Draw) => "draw".to_string(),
         Some(Outcome::Solved) => "solved".to_string(),
@@ -40,6 +54,12 @@ pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
 pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Screen {
     let heading = if board.is_over() {
         board.heading()
+    } else if G::PLAYERS == 1 {
+        format!(
+            "{}: {} with best play",
+            board.heading(),
+            value(solver, board)
+        )
     } else {
         format!(
             "{} to move: {} with best play",
@@ -59,15 +79,31 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
             best: Some(verdict.rank()) == best,
         };
         let view = &mut s.cells[G::cell(mov)];
-        view.label = format!("{}, {verdict}", view.label).into();
+        view.label = format!("{}, {}", view.label, words::<G>(verdict)).into();
         view.image = board.noted_image(mov, note);
         view.note = Some(note);
+        if G::PLAYERS == 1 {
+            // A puzzle's counts run past what a cell's picture can say:
+            // each move's count is a line too.
+            let best = if note.best { ", the best" } else { "" };
+            let name = G::move_name(mov);
+            let mut chars = name.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase());
+            s.lines.push(format!(
+                "{}{}: {}{best}.",
+                first.unwrap_or_default(),
+                chars.as_str(),
+                words::<G>(verdict)
+            ));
+        }
     }
+    let again = if G::PLAYERS == 1 {
+        "Start again"
+    } else {
+        "New game"
+    };
     s.nav = vec![
-        (
-            Link::Here(Target::page(solver.graph().root().key())),
-            "New game",
-        ),
+        (Link::Here(Target::page(solver.graph().root().key())), again),
         (
             Link::Across(plain, board.key()),
             "Play without the analysis",

@@ -1,5 +1,5 @@
-//! The two-player edition: one screen per reachable position, for any
-//! [`Game`].
+//! The play edition: one screen per reachable position, for any [`Game`]:
+//! two players taking turns, or one solving a puzzle.
 //!
 //! Invariant: exactly the positions of the [`StateGraph`] get a screen,
 //! in breadth-first order, and every cell link of a game in play goes to
@@ -19,7 +19,12 @@ pub fn screen<G: Game>(start: G, board: G, depth: u32, analysis: Option<&'static
         board.heading(),
         |m| board.play(m).ok().map(|b| Target::page(b.key())),
     );
-    s.nav = vec![(Link::Here(Target::page(start.key())), "New game")];
+    let again = if G::PLAYERS == 1 {
+        "Start again"
+    } else {
+        "New game"
+    };
+    s.nav = vec![(Link::Here(Target::page(start.key())), again)];
     if let Some(slug) = analysis {
         s.nav.push((
             Link::Across(slug, board.key()),
@@ -37,15 +42,30 @@ pub fn edition<G: Game>(
     analysis: Option<&'static str>,
 ) -> Edition {
     let start = graph.root();
+    let (name, title, about, first) = if G::PLAYERS == 1 {
+        (
+            "The puzzle",
+            G::TEXTS.title.to_string(),
+            "Solve it yourself: every position is a page, and every move a link.",
+            "Start the puzzle",
+        )
+    } else {
+        (
+            "Two players",
+            format!("{} for Two Players", G::TEXTS.title),
+            "Play with a friend: take turns with the same screen.",
+            "Start a game",
+        )
+    };
     Edition {
         slug,
-        name: "Two players",
-        title: format!("{} for Two Players", G::TEXTS.title),
+        name,
+        title,
         rules: G::TEXTS.rules,
         game: G::TEXTS.stem,
         images: G::IMAGES,
-        about: "Play with a friend: take turns with the same screen.",
-        contents: vec![("Start a game".to_string(), Target::page(start.key()))],
+        about,
+        contents: vec![(first.to_string(), Target::page(start.key()))],
         screens: crate::par::map(&graph.breadth_first(), |&b| {
             let depth = graph.depth(b).expect("a position of the graph");
             screen(start, b, depth, analysis)

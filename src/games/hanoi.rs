@@ -208,11 +208,11 @@ impl Game for Hanoi {
     type Error = PlayError;
 
     const PLAYERS: u8 = 1;
-    /// The air above a peg, a peg's level with no disc, then disc 1 to 7
-    /// on a peg and disc 1 to 7 lifted.
+    /// The air above a peg, a peg's level with no disc, disc 1 to 7 on a
+    /// peg, disc 1 to 7 lifted, and the air framed as a best move.
     const IMAGES: &'static [&'static str] = &[
         "ha", "hp", "hd1", "hd2", "hd3", "hd4", "hd5", "hd6", "hd7", "hl1", "hl2", "hl3", "hl4",
-        "hl5", "hl6", "hl7",
+        "hl5", "hl6", "hl7", "hab",
     ];
     const KEYS: u32 = 4 * 2187;
     const TEXTS: Texts = Texts {
@@ -297,9 +297,13 @@ it on. To take a move back, go back.",
         }
     }
 
-    fn noted_image(self, peg: u8, _: Note) -> usize {
-        // The verdict is in the cell's label; the picture stays the same.
-        self.face(usize::from(peg)).image
+    /// The air above the peg, framed when the move is best; a lifted
+    /// disc stays as it is (putting it back is never best).
+    fn noted_image(self, peg: u8, note: Note) -> usize {
+        match self.face(usize::from(peg)).image {
+            0 if note.best => 16,
+            image => image,
+        }
     }
 
     /// The air above the peg: the top row.

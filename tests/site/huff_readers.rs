@@ -308,9 +308,11 @@ fn entry_and_code(file: &[u8]) -> (usize, u32) {
 /// early draws: each of the three books, read by every reader.
 #[test]
 fn every_reader_decodes_every_mobi_whole() {
-    let assets =
-        tictactoe_book::assets::Assets::load(&crate::common::repo().join("static"), site::IMAGES)
-            .unwrap();
+    let assets = tictactoe_book::assets::Assets::load(
+        &crate::common::repo().join("static"),
+        &site::images(),
+    )
+    .unwrap();
     let mut cases = Vec::new();
     for early_draws in [false, true] {
         for level in [None].into_iter().chain(Level::ALL.map(Some)) {

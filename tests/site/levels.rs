@@ -68,7 +68,7 @@ fn level_books(ext: &str) -> Vec<(PathBuf, usize)> {
 /// the default budgets. (A seed cannot be every seed; these are 160.)
 #[test]
 fn every_level_fits_the_budgets_with_any_number_of_games_and_rules() {
-    let assets = Assets::load(&repo().join("static"), site::IMAGES).unwrap();
+    let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
     let budgets = Budgets::default();
     let mut cases = Vec::new();
     for (l, level) in [None].into_iter().chain(Level::ALL.map(Some)).enumerate() {

@@ -8,6 +8,7 @@ mod early_draws;
 mod ebooks;
 mod failures;
 mod golden;
+mod hanoi;
 mod huff_readers;
 mod levels;
 mod tools;

@@ -359,7 +359,7 @@ fn bench_two_player(dir: &Path, assets: &Assets, runs: usize) -> anyhow::Result<
 pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
     let options = args.options();
     let runs = 5;
-    let assets = Assets::load(&options.static_dir, site::IMAGES)?;
+    let assets = Assets::load(&options.static_dir, &site::images())?;
     let disk = repo_root().join("target/bench");
     bench_two_player(&disk, &assets, runs)?;
     let shm = Path::new("/dev/shm");

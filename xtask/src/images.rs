@@ -202,6 +202,97 @@ font-weight=\"bold\" text-anchor=\"middle\">{}</text></svg>\n",
     svg
 }
 
+/// A cell of the Towers of Hanoi: the air above a peg (framed when its
+/// move is best), a bare level of a peg, disc `k` (1 to 7) on a peg, or
+/// lifted above it.
+#[derive(Clone, Copy)]
+enum Tower {
+    Air { best: bool },
+    Peg,
+    Disc(u8),
+    Lifted(u8),
+}
+
+/// Every Hanoi cell image, with its name (as `games::hanoi` lists them).
+fn towers() -> Vec<(String, Tower)> {
+    let mut out = vec![
+        ("ha".to_string(), Tower::Air { best: false }),
+        ("hab".to_string(), Tower::Air { best: true }),
+        ("hp".to_string(), Tower::Peg),
+    ];
+    for k in 1..=7 {
+        out.push((format!("hd{k}"), Tower::Disc(k)));
+    }
+    for k in 1..=7 {
+        out.push((format!("hl{k}"), Tower::Lifted(k)));
+    }
+    out
+}
+
+/// A disc's half width, in the 100-unit square: 11 for disc 1 to 47 for
+/// disc 7, so every disc is told apart at a glance.
+fn half_width(k: u8) -> f64 {
+    5.0 + 6.0 * f64::from(k)
+}
+
+/// Whether pixel (px, py) of a Hanoi cell is dark: a peg is a bar 8 units
+/// wide down the middle, a disc a bar 44 units high across it (filled on
+/// a peg, outlined when lifted, so it reads in grayscale); cells have no
+/// border, so a peg's levels join into one peg.
+fn tower_dark(t: Tower, px: usize, py: usize) -> bool {
+    let u = |p: usize| (p as f64 + 0.5) * 100.0 / SIDE as f64;
+    let (x, y) = (u(px), u(py));
+    let peg = (x - 50.0).abs() <= 4.0;
+    let disc = |k: u8| (x - 50.0).abs() <= half_width(k) && (28.0..=72.0).contains(&y);
+    let edge =
+        |k: u8| disc(k) && ((x - 50.0).abs() > half_width(k) - 5.0 || !(33.0..=67.0).contains(&y));
+    match t {
+        Tower::Air { best } => {
+            best && {
+                let e = x.min(y).min(100.0 - x).min(100.0 - y);
+                (3.0..9.0).contains(&e)
+            }
+        }
+        Tower::Peg => peg,
+        Tower::Disc(k) => peg || disc(k),
+        Tower::Lifted(k) => edge(k),
+    }
+}
+
+/// The web form of a Hanoi cell, drawn to the same plan as the GIF.
+fn tower_svg(t: Tower) -> String {
+    let mut svg = String::from(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\">",
+    );
+    let bar = |k: u8| {
+        let w = half_width(k);
+        (50.0 - w, 2.0 * w)
+    };
+    match t {
+        Tower::Air { best } => {
+            if best {
+                svg += "<rect x=\"6\" y=\"6\" width=\"88\" height=\"88\" fill=\"none\" stroke=\"#111\" stroke-width=\"6\"/>";
+            }
+        }
+        Tower::Peg => svg += "<rect x=\"46\" y=\"0\" width=\"8\" height=\"100\" fill=\"#5d4037\"/>",
+        Tower::Disc(k) => {
+            let (x, w) = bar(k);
+            svg += "<rect x=\"46\" y=\"0\" width=\"8\" height=\"100\" fill=\"#5d4037\"/>";
+            svg +=
+                &format!("<rect x=\"{x}\" y=\"28\" width=\"{w}\" height=\"44\" fill=\"#1a237e\"/>");
+        }
+        Tower::Lifted(k) => {
+            let (x, w) = bar(k);
+            svg += &format!(
+                "<rect x=\"{}\" y=\"30.5\" width=\"{}\" height=\"39\" fill=\"#fff\" stroke=\"#1a237e\" stroke-width=\"5\"/>",
+                x + 2.5,
+                w - 5.0
+            );
+        }
+    }
+    svg + "</svg>\n"
+}
+
 /// Writes the squares (and the analysis squares' SVGs) and the cover into
 /// `dir`.
 pub fn draw(dir: &Path) -> anyhow::Result<()> {
@@ -214,6 +305,18 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
         )?;
         let svg = dir.join(format!("{name}.svg"));
         std::fs::write(&svg, verdict_svg(kind, n, best))
+            .with_context(|| format!("cannot write {}", svg.display()))?;
+    }
+    for (name, t) in towers() {
+        let mut px = vec![0u8; SIDE * SIDE];
+        for y in 0..SIDE {
+            for x in 0..SIDE {
+                px[y * SIDE + x] = u8::from(tower_dark(t, x, y));
+            }
+        }
+        write_gif(&dir.join(format!("{name}.gif")), SIDE, SIDE, &px)?;
+        let svg = dir.join(format!("{name}.svg"));
+        std::fs::write(&svg, tower_svg(t))
             .with_context(|| format!("cannot write {}", svg.display()))?;
     }
     let squares = [

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use tictactoe_book::site::IMAGES;
+use tictactoe_book::site;
 
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask"))
@@ -168,7 +168,7 @@ fn the_committed_book_images_are_what_draw_images_draws() {
     let static_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static");
     // Every GIF the books use, and the analysis squares' SVGs.
     let drawn = names(tmp.path());
-    let gifs: Vec<String> = IMAGES
+    let gifs: Vec<String> = site::images()
         .iter()
         .chain(["cover"].iter())
         .map(|n| format!("{n}.gif"))
@@ -176,7 +176,11 @@ fn the_committed_book_images_are_what_draw_images_draws() {
     for file in &gifs {
         assert!(drawn.contains(file), "{file} is not drawn");
     }
-    assert_eq!(drawn.iter().filter(|f| f.ends_with(".svg")).count(), 14);
+    // The analysis squares' and the Hanoi cells' SVGs.
+    assert_eq!(
+        drawn.iter().filter(|f| f.ends_with(".svg")).count(),
+        14 + 17
+    );
     for file in drawn {
         let bytes = std::fs::read(tmp.path().join(&file)).unwrap();
         assert_eq!(
