@@ -307,7 +307,8 @@ mod tests {
     fn every_page_is_its_minified_template() {
         let solver = crate::solver::Solver::new(StateGraph::<Board>::new());
         let games = crate::editions::vs_computer::games(&Default::default(), &solver);
-        for edition in crate::site::editions(&solver, &games) {
+        let hanoi = crate::site::hanoi_solver(4);
+        for edition in crate::site::editions(&solver, &games, &hanoi) {
             let pages = crate::par::map(&edition.screens, |s| {
                 (page(&edition, s) == minify(&page_markup(&edition, s))).then_some(())
             });

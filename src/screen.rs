@@ -213,7 +213,7 @@ pub struct Edition {
     /// Its web folder and the stem of its books' names: `two-player`.
     pub slug: &'static str,
     /// A short name for the home page and the book list: "Two players".
-    pub name: &'static str,
+    pub name: String,
     /// The books' title.
     pub title: String,
     /// The game's rules, the first paragraph of a book's opening page.
@@ -320,7 +320,7 @@ impl Edition {
         }
         Cow::Owned(Edition {
             slug: self.slug,
-            name: self.name,
+            name: self.name.clone(),
             title: self.title.clone(),
             rules: self.rules,
             game: self.game,

@@ -18,7 +18,7 @@ use crate::ebook;
 use crate::editions::vs_computer::{self, Match};
 use crate::editions::{analysis, two_player};
 use crate::game::Game;
-use crate::games::hanoi::Hanoi;
+use crate::games::hanoi::{self, Hanoi};
 use crate::games::tictactoe::{Board, Rules};
 use crate::graph::StateGraph;
 use crate::html::{self, layout, minify};
@@ -39,6 +39,9 @@ pub struct Options {
     pub budgets: Budgets,
     /// End every game as soon as nobody can make three in a row.
     pub early_draws: bool,
+    /// Discs of the Towers of Hanoi ([`hanoi::MIN_DISCS`] to
+    /// [`hanoi::MAX_DISCS`]).
+    pub hanoi_discs: u8,
 }
 
 /// The most bytes each kind of book may take; a build over budget fails.
@@ -308,6 +311,12 @@ pub const VS_COMPUTER: &str = "vs-computer";
 /// The analysis edition's slug.
 pub const ANALYSIS: &str = "analysis";
 
+/// The Towers of Hanoi's slug.
+pub const HANOI: &str = "hanoi";
+
+/// The Towers of Hanoi analysed: its slug.
+pub const HANOI_ANALYSIS: &str = "hanoi-analysis";
+
 /// The images every game of the site draws its cells with: what
 /// `static/` must hold, as `.svg` and `.gif`.
 pub fn images() -> Vec<&'static str> {
@@ -318,12 +327,23 @@ pub fn images() -> Vec<&'static str> {
 /// Adding an edition is a module that makes an [`Edition`] and a line here;
 /// the slugs are named here, so editions that link to each other are told
 /// where the other is.
-pub fn editions(solver: &Solver<Board>, games: &[Match<Board>]) -> Vec<Edition> {
+pub fn editions(
+    solver: &Solver<Board>,
+    games: &[Match<Board>],
+    hanoi: &Solver<Hanoi>,
+) -> Vec<Edition> {
     vec![
         two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS)),
         vs_computer::edition(VS_COMPUTER, solver, games),
         analysis::edition(ANALYSIS, solver, TWO_PLAYER),
+        two_player::edition(HANOI, hanoi.graph(), Some(HANOI_ANALYSIS)),
+        analysis::edition(HANOI_ANALYSIS, hanoi, HANOI),
     ]
+}
+
+/// The Towers of Hanoi of `discs` discs, solved.
+pub fn hanoi_solver(discs: u8) -> Solver<Hanoi> {
+    Solver::new(StateGraph::with_rules(hanoi::Rules { discs }))
 }
 
 /// The home page: what this is, how to play, and where to start in each
@@ -465,13 +485,13 @@ fn books(
     });
     // Report the books in edition order, whatever ran first.
     made.sort_by_key(|(file, ..)| {
-        let stem = file.path.split('/').nth(1).unwrap_or_default().to_string();
-        (
-            editions
+        let name = file.path.split('/').nth(1).unwrap_or_default();
+        editions.iter().enumerate().find_map(|(e, edition)| {
+            let format = ebook::FORMATS
                 .iter()
-                .position(|e| stem.starts_with(&e.book_stem())),
-            ebook::FORMATS.iter().position(|f| stem.ends_with(f.0)),
-        )
+                .position(|f| name.strip_suffix(f.0) == Some(edition.book_stem().as_str()))?;
+            Some((e, format))
+        })
     });
     // The GIFs beside the Kindle HTML files: every book's, the cover last.
     let mut gifs: Vec<&str> = images
@@ -519,7 +539,10 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
     let games = timed(timings, "play out games", || {
         vs_computer::games(&options.games, &solver)
     });
-    let editions = timed(timings, "screens", || editions(&solver, &games));
+    let hanoi = timed(timings, "solve the Towers of Hanoi", || {
+        hanoi_solver(options.hanoi_discs)
+    });
+    let editions = timed(timings, "screens", || editions(&solver, &games, &hanoi));
     let (pages, books) = timed(timings, "pages and books, at once", || {
         crate::par::join(
             || {

@@ -209,7 +209,11 @@ fn tree_node<G: Game>(
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static str) -> Edition {
     Edition {
         slug,
-        name: "Analysis",
+        name: if G::PLAYERS == 1 {
+            format!("{}, analysed", G::TEXTS.title)
+        } else {
+            "Analysis".to_string()
+        },
         title: format!("{} Analysed", G::TEXTS.title),
         rules: G::TEXTS.rules,
         game: G::TEXTS.stem,

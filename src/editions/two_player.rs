@@ -44,7 +44,7 @@ pub fn edition<G: Game>(
     let start = graph.root();
     let (name, title, about, first) = if G::PLAYERS == 1 {
         (
-            "The puzzle",
+            G::TEXTS.title,
             G::TEXTS.title.to_string(),
             "Solve it yourself: every position is a page, and every move a link.",
             "Start the puzzle",
@@ -59,7 +59,7 @@ pub fn edition<G: Game>(
     };
     Edition {
         slug,
-        name,
+        name: name.to_string(),
         title,
         rules: G::TEXTS.rules,
         game: G::TEXTS.stem,

@@ -254,7 +254,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, games: &[Match<G
     let screens = crate::par::map(games, |g| g.screens(solver.graph()));
     Edition {
         slug,
-        name: "Against the computer",
+        name: "Against the computer".to_string(),
         title: format!("{} against the Computer", G::TEXTS.title),
         rules: G::TEXTS.rules,
         game: G::TEXTS.stem,

@@ -217,7 +217,7 @@ impl Game for Hanoi {
     const KEYS: u32 = 4 * 2187;
     const TEXTS: Texts = Texts {
         title: "The Towers of Hanoi",
-        stem: "hanoi",
+        stem: "towers",
         rules: "Move every disc from the left peg to the right peg, one at a time, never a \
 larger disc on a smaller one. Select a peg to lift its top disc, then select the peg to put \
 it on. To take a move back, go back.",

@@ -166,3 +166,35 @@ for (const [where, base] of BASES) {
   }
 }
 
+
+// The Towers of Hanoi: from the home page, following the framed (best)
+// moves of the analysis solves the puzzle in 2^N - 1 moves, two
+// selections each, and the solved page offers to start again.
+for (const [where, base] of BASES) {
+  for (const [size, viewport] of SIZES) {
+    test(`the Towers of Hanoi is solved by its marked moves (${where}, ${size})`, async () => {
+      const b = await browser(viewport);
+      try {
+        await b.page.goto(base + 'index.html');
+        await b.page.locator('#hanoi-analysis + p + ul a').click();
+        await b.page.waitForURL(/hanoi-analysis\/0\.html$/);
+        const discs = (await b.page.locator('table tr').count()) - 1;
+        let selections = 0;
+        while ((await heading(b.page)) !== 'Solved') {
+          assert.ok(selections < 2 ** (discs + 1), 'solved within the fewest moves');
+          const before = b.page.url();
+          await b.page.locator('a:has(img[src="hab.svg"])').first().click();
+          await b.page.waitForURL((u) => u.href !== before);
+          selections++;
+        }
+        assert.equal(selections, 2 * (2 ** discs - 1));
+        assert.equal(await b.page.locator('a:has(img)').count(), 0, 'no moves once solved');
+        await b.page.getByRole('link', { name: 'Start again' }).click();
+        await b.page.waitForURL(/hanoi-analysis\/0\.html$/);
+        assert.deepEqual(b.failed, []);
+      } finally {
+        await b.close();
+      }
+    });
+  }
+}

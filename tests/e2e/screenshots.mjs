@@ -1,5 +1,6 @@
 // Screenshots for the README (`cargo xtask screenshots`): the home page, a
-// board in play, a won board and an analysis board at desktop and phone
+// board in play, a won board, an analysis board and the Towers of Hanoi
+// at desktop and phone
 // sizes, plus a 600x800 page of the Kindle book and a 600x800
 // grayscale render standing in for an e-ink Kindle.
 import { mkdir } from 'node:fs/promises';
@@ -33,6 +34,9 @@ for (const [name, viewport, gray] of sizes) {
     await p.goto(base + 'analysis/0.html');
     for (const sq of [0, 1]) await play(p, sq); // X corner, O blunders next to it
     await shot('analysis');
+    // The Towers of Hanoi analysed, with the smallest disc lifted.
+    await p.goto(base + 'hanoi-analysis/1.html');
+    await shot('hanoi');
     if (gray) {
       // The book as a 600x800 e-reader shows it: one board, 160-pixel squares.
       await p.goto(base + 'ebooks/tictactoe-two-player-kindle.html#51');

@@ -67,6 +67,8 @@ fn the_nu_html_checker_finds_no_errors_on_any_web_page() {
         .arg(site.join("two-player"))
         .arg(site.join("vs-computer"))
         .arg(site.join("analysis"))
+        .arg(site.join("hanoi"))
+        .arg(site.join("hanoi-analysis"))
         .output()
         .expect("java runs");
     let t = text(&o);

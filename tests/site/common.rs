@@ -19,6 +19,7 @@ pub fn options(out: &Path) -> Options {
         games: Default::default(),
         budgets: Default::default(),
         early_draws: false,
+        hanoi_discs: 4,
     }
 }
 

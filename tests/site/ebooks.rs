@@ -27,6 +27,9 @@ const TWO: &str = "tictactoe-two-player";
 const VS: &str = "tictactoe-vs-computer";
 const ANALYSIS: &str = "tictactoe-analysis";
 const BOOKS: [&str; 3] = [TWO, VS, ANALYSIS];
+/// The Towers of Hanoi's books, read by the checks that are not about
+/// tic-tac-toe boards.
+const HANOI_BOOKS: [&str; 2] = ["towers-hanoi", "towers-hanoi-analysis"];
 
 /// The editions of the default build, made again by the library.
 fn editions() -> &'static [Edition] {
@@ -34,7 +37,7 @@ fn editions() -> &'static [Edition] {
     EDITIONS.get_or_init(|| {
         let solver = Solver::new(StateGraph::<Board>::new());
         let games = vs_computer::games(&Default::default(), &solver);
-        site::editions(&solver, &games)
+        site::editions(&solver, &games, &site::hanoi_solver(4))
     })
 }
 
@@ -237,7 +240,7 @@ fn every_filepos_lands_on_the_start_of_a_board_or_the_opening_page() {
 #[test]
 fn books_keep_to_their_budgets_and_epubs_are_well_formed() {
     let budgets = Budgets::default();
-    for name in BOOKS {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
         let mobi = std::fs::metadata(book(&format!("{name}.mobi")))
             .unwrap()
             .len() as usize;
@@ -288,7 +291,7 @@ fn epubcheck_finds_no_errors_and_no_warnings() {
     if !have("epubcheck", epubcheck_available()) {
         return;
     }
-    for name in BOOKS {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
         epubcheck_passes(&book(&format!("{name}.epub")));
     }
 }
@@ -393,6 +396,11 @@ fn calibre_converts_the_vs_computer_mobi() {
 /// KindleUnpack unpacks the book; every filepos lands on a board; every
 /// board is reachable; the images decode (tests/tools/check_mobi.py).
 pub fn kindleunpack_reads(mobi: &Path, boards: usize) {
+    kindleunpack_reads_cells(mobi, boards, 9);
+}
+
+/// [`kindleunpack_reads`] for a book of `cells` cells a screen.
+pub fn kindleunpack_reads_cells(mobi: &Path, boards: usize, cells: usize) {
     if !have(
         "KindleUnpack (python3 -m pip install mobi pillow)",
         python_has("mobi") && python_has("PIL"),
@@ -406,6 +414,7 @@ pub fn kindleunpack_reads(mobi: &Path, boards: usize) {
             script.to_str().unwrap(),
             mobi.to_str().unwrap(),
             &boards.to_string(),
+            &cells.to_string(),
         ],
     );
     let t = text(&o);
@@ -429,8 +438,17 @@ fn kindleunpack_reads_the_analysis_mobi() {
 }
 
 #[test]
+fn kindleunpack_reads_the_hanoi_mobis() {
+    for name in HANOI_BOOKS {
+        let edition = editions().iter().find(|e| e.book_stem() == name).unwrap();
+        let cells = edition.screens[0].cells.len();
+        kindleunpack_reads_cells(&book(&format!("{name}.mobi")), book_screens(name), cells);
+    }
+}
+
+#[test]
 fn the_kindle_html_files_name_every_anchor_they_link_to() {
-    for name in BOOKS {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
         let page = Page::read(&book(&format!("{name}-kindle.html")));
         let ids: BTreeSet<String> = page
             .select("[id]")
@@ -458,7 +476,10 @@ fn mobitool_reads_every_mobi_without_a_warning() {
     if !have("mobitool (Debian libmobi-tools)", runs("mobitool", &["-v"])) {
         return;
     }
-    for (name, boards) in [(TWO, 5_478), (VS, book_screens(VS)), (ANALYSIS, 5_478)] {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+        let boards = book_screens(name);
+        let edition = editions().iter().find(|e| e.book_stem() == *name).unwrap();
+        let cells = edition.screens[0].cells.len();
         let (_tmp, text, o) = mobitool_source(&book(&format!("{name}.mobi")));
         let out = crate::tools::text(&o);
         assert!(o.stderr.is_empty(), "{name}: {out}");
@@ -494,6 +515,6 @@ fn mobitool_reads_every_mobi_without_a_warning() {
             );
         }
         let images = text.matches("<img src=\"resource").count();
-        assert_eq!(images, 9 * boards, "{name}: every square's image");
+        assert_eq!(images, cells * boards, "{name}: every cell's image");
     }
 }

@@ -1,8 +1,8 @@
 //! The Towers of Hanoi through the generic editions and every format, read
 //! back: each cell of each page against the puzzle, the lifted disc, the
 //! counts of moves left against a search of the puzzle's own graph, the
-//! solved page, and the books. (The site does not build it yet: the next
-//! step of its issue wires it in with `--hanoi-discs`.)
+//! solved page, and the books, at any number of discs; the default site
+//! builds it with 4 (`--hanoi-discs`).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Read as _;

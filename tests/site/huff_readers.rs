@@ -326,7 +326,7 @@ fn every_reader_decodes_every_mobi_whole() {
             ..Settings::default()
         };
         let games = vs_computer::games(&settings, &solver);
-        for edition in site::editions(&solver, &games) {
+        for edition in site::editions(&solver, &games, &site::hanoi_solver(4)) {
             let book = edition.for_books();
             let images = ebook::images(&book, &assets);
             let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();

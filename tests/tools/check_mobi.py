@@ -1,10 +1,11 @@
 """Reads a MOBI book with KindleUnpack (the `mobi` package) as a reader would.
 
-Usage: check_mobi.py BOOK.mobi BOARDS
+Usage: check_mobi.py BOOK.mobi BOARDS [CELLS]
 
 Checks that KindleUnpack unpacks the book, that every filepos link lands
 exactly on the start of a board (or the opening page), that every board can
-be reached from the opening page, and that the images decode. Prints one
+be reached from the opening page, and that the images decode: CELLS of them
+a board (9 unless given). Prints one
 summary line; exits non-zero with the reason on failure.
 """
 import os
@@ -27,6 +28,7 @@ BOARD = "<div>"
 
 def main():
     path, boards = sys.argv[1], int(sys.argv[2])
+    cells = int(sys.argv[3]) if len(sys.argv) > 3 else 9
     tempdir, html_path = mobi.extract(path)
     try:
         if not html_path.endswith("book.html"):
@@ -77,8 +79,8 @@ def main():
             fail("only %d images" % len(names))
         # Every square's image tag was resolved to an image file.
         srcs = re.findall(r'<img[^>]*src="Images/([^"]+)"', text)
-        if len(srcs) != 9 * boards:
-            fail("%d resolved square images, expected %d" % (len(srcs), 9 * boards))
+        if len(srcs) != cells * boards:
+            fail("%d resolved square images, expected %d" % (len(srcs), cells * boards))
         missing = set(srcs) - set(names)
         if missing:
             fail("images not unpacked: %s" % sorted(missing))

@@ -156,6 +156,7 @@ fn bench_whole_site(
         format!("--seed={}", args.seed),
         format!("--mobi-budget={}", args.mobi_budget),
         format!("--epub-budget={}", args.epub_budget),
+        format!("--hanoi-discs={}", args.hanoi_discs),
     ];
     if let Some(level) = args.level {
         flags.push(format!("--level={level}"));

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 use tictactoe_book::editions::vs_computer;
+use tictactoe_book::games::hanoi;
 use tictactoe_book::opponent::Level;
 use tictactoe_book::site::{Budgets, Options};
 
@@ -52,6 +53,10 @@ pub struct BuildArgs {
     /// End every game as soon as nobody can make three in a row
     #[arg(long)]
     pub early_draws: bool,
+    /// Discs of the Towers of Hanoi, 3 to 7 (6 and 7 need larger budgets)
+    #[arg(long, value_name = "N", default_value_t = hanoi::Rules::default().discs, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u8).range(i64::from(hanoi::MIN_DISCS)..=i64::from(hanoi::MAX_DISCS)))]
+    pub hanoi_discs: u8,
 }
 
 /// The commands.
@@ -143,6 +148,7 @@ impl BuildArgs {
                 epub: self.epub_budget as usize * 1000,
             },
             early_draws: self.early_draws,
+            hanoi_discs: self.hanoi_discs,
         }
     }
 }

@@ -43,6 +43,31 @@ fn an_unknown_flag_is_one_line() {
     assert!(err.contains("--games"), "{err}");
 }
 
+/// A number of discs out of 3 to 7, or not a number, is one line and
+/// exit 2, and the last site stays as it was.
+#[test]
+fn a_bad_number_of_hanoi_discs_is_one_line_and_the_site_stays() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let out_arg = out.to_str().unwrap();
+    succeeds(&["build-site", "--out", out_arg, "--hanoi-discs", "3"]);
+    let before = std::fs::read(out.join("index.html")).unwrap();
+    let names_before = names(&out.join("hanoi"));
+    for bad in ["0", "2", "8", "-1", "x"] {
+        let o = xtask(&["build-site", "--out", out_arg, "--hanoi-discs", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = one_error_line(&o);
+        assert!(err.contains("--hanoi-discs"), "{bad}: {err}");
+    }
+    assert_eq!(std::fs::read(out.join("index.html")).unwrap(), before);
+    assert_eq!(names(&out.join("hanoi")), names_before);
+    // 3 discs: 27 positions, each with its lifted pages.
+    assert_eq!(
+        names_before.iter().filter(|n| n.ends_with(".html")).count(),
+        83
+    );
+}
+
 #[test]
 fn out_naming_a_file_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
