@@ -47,6 +47,10 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await check(p, 'analysis board in play');
       for (const sq of [1, 0, 2, 8]) await play(p, sq);
       await check(p, 'analysis board, won');
+      await p.goto(server.base + 'hanoi/0.html');
+      await check(p, 'Towers of Hanoi');
+      await p.goto(server.base + 'hanoi-analysis/1.html');
+      await check(p, 'Towers of Hanoi analysed, a disc lifted');
     } finally {
       await b.close();
     }

@@ -326,6 +326,11 @@ fn calibre_reads_the_mobi_metadata() {
 
 /// calibre converts a MOBI to EPUB and keeps every board and square.
 pub fn calibre_converts(mobi: &Path, boards: usize) {
+    calibre_converts_cells(mobi, boards, 9);
+}
+
+/// [`calibre_converts`] for a book of `cells` cells a screen.
+pub fn calibre_converts_cells(mobi: &Path, boards: usize, cells: usize) {
     let name = mobi.file_name().unwrap().to_str().unwrap();
     if !have(
         "calibre (ebook-convert)",
@@ -367,7 +372,7 @@ pub fn calibre_converts(mobi: &Path, boards: usize) {
         }
     }
     assert_eq!(breaks, boards, "{name}: boards after conversion");
-    assert_eq!(imgs, 9 * boards, "{name}: squares after conversion");
+    assert_eq!(imgs, cells * boards, "{name}: cells after conversion");
     // calibre indents paragraphs by 1.5em; a board's first row must not be.
     for class in &board_classes {
         let rule = css
@@ -381,6 +386,15 @@ pub fn calibre_converts(mobi: &Path, boards: usize) {
         );
     }
     assert!(!board_classes.is_empty());
+}
+
+#[test]
+fn calibre_converts_the_hanoi_mobis() {
+    for name in HANOI_BOOKS {
+        let edition = editions().iter().find(|e| e.book_stem() == name).unwrap();
+        let cells = edition.screens[0].cells.len();
+        calibre_converts_cells(&book(&format!("{name}.mobi")), book_screens(name), cells);
+    }
 }
 
 #[test]

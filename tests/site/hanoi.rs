@@ -14,12 +14,11 @@ use tictactoe_book::editions::{analysis, two_player};
 use tictactoe_book::game::Game;
 use tictactoe_book::games::hanoi::{Hanoi, Rules};
 use tictactoe_book::graph::StateGraph;
-use tictactoe_book::html;
 use tictactoe_book::screen::{Edition, page_name};
 use tictactoe_book::site::{self, Budgets};
 use tictactoe_book::solver::Solver;
 
-use crate::common::repo;
+use crate::common::{built, repo};
 
 fn editions(discs: u8) -> (Vec<Hanoi>, Edition, Edition) {
     let solver = Solver::new(StateGraph::<Hanoi>::with_rules(Rules { discs }));
@@ -77,21 +76,28 @@ fn left_here(p: Hanoi, dist: &BTreeMap<Hanoi, u32>) -> u32 {
     }
 }
 
-/// Every page of both editions, read back cell by cell.
+/// Every page of both editions in the default site (4 discs), read back
+/// cell by cell.
 #[test]
 fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
-    let discs = 3;
+    let discs = 4;
     let (positions, play, analysed) = editions(discs);
     let dist = moves_left(discs, &positions);
-    let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
     let img = Selector::parse("table img").unwrap();
     let h1 = Selector::parse("h1").unwrap();
     let nav = Selector::parse("main > p a").unwrap();
     let start = Hanoi::start(Rules { discs });
     for (edition, is_analysis) in [(&play, false), (&analysed, true)] {
-        let files: BTreeMap<String, Vec<u8>> = html::render(edition, &assets)
+        let files: BTreeMap<String, Vec<u8>> = crate::common::walk(&built().join(edition.slug))
             .into_iter()
-            .map(|f| (f.path, f.bytes))
+            .map(|p| {
+                let rel = p
+                    .strip_prefix(built())
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                (rel, std::fs::read(&p).unwrap())
+            })
             .collect();
         let mut solved_pages = 0;
         for &p in &positions {

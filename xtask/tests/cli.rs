@@ -66,6 +66,29 @@ fn a_bad_number_of_hanoi_discs_is_one_line_and_the_site_stays() {
         names_before.iter().filter(|n| n.ends_with(".html")).count(),
         83
     );
+    // 6 discs outgrow the default EPUB budget: one line says which book
+    // and which flag raises it, and the site stays; raised, it builds.
+    let err = one_error_line(&xtask(&[
+        "build-site",
+        "--out",
+        out_arg,
+        "--hanoi-discs",
+        "6",
+    ]));
+    assert!(
+        err.contains("towers-hanoi") && err.contains("--epub-budget"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(out.join("index.html")).unwrap(), before);
+    succeeds(&[
+        "build-site",
+        "--out",
+        out_arg,
+        "--hanoi-discs",
+        "6",
+        "--epub-budget",
+        "300",
+    ]);
 }
 
 #[test]
