@@ -350,9 +350,9 @@ pub fn hanoi_solver(discs: u8) -> Solver<Hanoi> {
 /// edition.
 pub fn home_page(editions: &[Edition]) -> Vec<u8> {
     let body = html! {
-        h1 { "Tic-tac-toe, the whole game in pages" }
-        p { "Every board that can arise in a game of tic-tac-toe is a page of its own, and every empty square is a link to the board after that move. There is no JavaScript: it plays in any browser, from a web host or straight from disk." }
-        h2 { "How to play" }
+        h1 { "Whole games in pages: tic-tac-toe and the Towers of Hanoi" }
+        p { "Every board that can arise in a game of tic-tac-toe, and every position of the Towers of Hanoi, is a page of its own, and every move is a link to the page after it. There is no JavaScript: it plays in any browser, from a web host or straight from disk." }
+        h2 { "How to play tic-tac-toe" }
         p { "X moves first. Tap an empty square to place your mark; three in a row wins. The back button takes a move back." }
         @for e in editions {
             h2 id=(e.slug) { (e.name) }
@@ -377,7 +377,12 @@ pub fn home_page(editions: &[Edition]) -> Vec<u8> {
         p { b { "Kobo and other readers: " } "copy the " b { ".epub" } " file onto the reader." }
         p { "The single HTML file is for converting yourself, with calibre or Kindle Previewer." }
     };
-    minify(&layout("Tic-tac-toe", true, &[], body))
+    minify(&layout(
+        "Tic-tac-toe and the Towers of Hanoi",
+        true,
+        &[],
+        body,
+    ))
 }
 
 /// Runs `f`, noting how long it took under `name`.
@@ -470,10 +475,11 @@ fn books(
         || editions.iter().map(Edition::for_books).collect::<Vec<_>>(),
     );
     // A book's images, in record order: the ones its screens use, the cover.
-    let images: Vec<Vec<(&str, &[u8])>> = books.iter().map(|b| ebook::images(b, assets)).collect();
+    let book_images: Vec<Vec<(&str, &[u8])>> =
+        books.iter().map(|b| ebook::images(b, assets)).collect();
     let mut jobs: Vec<_> = books
         .iter()
-        .zip(&images)
+        .zip(&book_images)
         .flat_map(|(b, i)| ebook::FORMATS.iter().map(move |f| (&**b, i.as_slice(), f)))
         .collect();
     // The EPUBs (deflate) and MOBIs take longest; start them first.
@@ -494,13 +500,13 @@ fn books(
         })
     });
     // The GIFs beside the Kindle HTML files: every book's, the cover last.
-    let mut gifs: Vec<&str> = images
+    let mut gifs: Vec<&str> = book_images
         .iter()
         .flatten()
         .map(|(n, _)| *n)
         .filter(|n| *n != ebook::COVER)
         .collect();
-    let order = self::images();
+    let order = images();
     gifs.sort_by_key(|n| order.iter().position(|i| i == n));
     gifs.dedup();
     gifs.push(ebook::COVER);

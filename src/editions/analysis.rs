@@ -97,13 +97,11 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
             ));
         }
     }
-    let again = if G::PLAYERS == 1 {
-        "Start again"
-    } else {
-        "New game"
-    };
     s.nav = vec![
-        (Link::Here(Target::page(solver.graph().root().key())), again),
+        (
+            Link::Here(Target::page(solver.graph().root().key())),
+            super::start_again::<G>(),
+        ),
         (
             Link::Across(plain, board.key()),
             "Play without the analysis",

@@ -19,12 +19,10 @@ pub fn screen<G: Game>(start: G, board: G, depth: u32, analysis: Option<&'static
         board.heading(),
         |m| board.play(m).ok().map(|b| Target::page(b.key())),
     );
-    let again = if G::PLAYERS == 1 {
-        "Start again"
-    } else {
-        "New game"
-    };
-    s.nav = vec![(Link::Here(Target::page(start.key())), again)];
+    s.nav = vec![(
+        Link::Here(Target::page(start.key())),
+        super::start_again::<G>(),
+    )];
     if let Some(slug) = analysis {
         s.nav.push((
             Link::Across(slug, board.key()),

@@ -41,10 +41,19 @@ fn editions() -> &'static [Edition] {
     })
 }
 
+/// The edition of the book named `name` (its stem).
+fn edition(name: &str) -> &'static Edition {
+    editions().iter().find(|e| e.book_stem() == name).unwrap()
+}
+
+/// Cells on each screen of the book named `name`.
+fn cells(name: &str) -> usize {
+    edition(name).screens[0].cells.len()
+}
+
 /// A book's images in record order: the ones its screens use, the cover.
 fn images(name: &str) -> Vec<&'static str> {
-    let e = editions().iter().find(|e| e.book_stem() == name).unwrap();
-    let mut v = e.used_images();
+    let mut v = edition(name).used_images();
     v.push(COVER);
     v
 }
@@ -148,8 +157,7 @@ fn every_square_links_to_the_next_board(name: &str) {
 /// The screens a book of the default build holds: a book shares the
 /// screens that are the same in several games.
 fn book_screens(name: &str) -> usize {
-    let e = editions().iter().find(|e| e.book_stem() == name).unwrap();
-    e.for_books().screens.len()
+    edition(name).for_books().screens.len()
 }
 
 /// Every game of the book, followed from its contents line square by
@@ -391,9 +399,11 @@ pub fn calibre_converts_cells(mobi: &Path, boards: usize, cells: usize) {
 #[test]
 fn calibre_converts_the_hanoi_mobis() {
     for name in HANOI_BOOKS {
-        let edition = editions().iter().find(|e| e.book_stem() == name).unwrap();
-        let cells = edition.screens[0].cells.len();
-        calibre_converts_cells(&book(&format!("{name}.mobi")), book_screens(name), cells);
+        calibre_converts_cells(
+            &book(&format!("{name}.mobi")),
+            book_screens(name),
+            cells(name),
+        );
     }
 }
 
@@ -454,9 +464,11 @@ fn kindleunpack_reads_the_analysis_mobi() {
 #[test]
 fn kindleunpack_reads_the_hanoi_mobis() {
     for name in HANOI_BOOKS {
-        let edition = editions().iter().find(|e| e.book_stem() == name).unwrap();
-        let cells = edition.screens[0].cells.len();
-        kindleunpack_reads_cells(&book(&format!("{name}.mobi")), book_screens(name), cells);
+        kindleunpack_reads_cells(
+            &book(&format!("{name}.mobi")),
+            book_screens(name),
+            cells(name),
+        );
     }
 }
 
@@ -491,9 +503,7 @@ fn mobitool_reads_every_mobi_without_a_warning() {
         return;
     }
     for name in BOOKS.iter().chain(&HANOI_BOOKS) {
-        let boards = book_screens(name);
-        let edition = editions().iter().find(|e| e.book_stem() == *name).unwrap();
-        let cells = edition.screens[0].cells.len();
+        let (boards, cells) = (book_screens(name), cells(name));
         let (_tmp, text, o) = mobitool_source(&book(&format!("{name}.mobi")));
         let out = crate::tools::text(&o);
         assert!(o.stderr.is_empty(), "{name}: {out}");
