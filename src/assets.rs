@@ -10,8 +10,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The files the build needs from `static/` besides the square images:
-/// the stylesheet, the favicon and the books' cover.
-pub const OTHERS: [&str; 3] = ["s.css", "favicon.svg", "cover.gif"];
+/// the stylesheet, the favicon, the books' cover and the PDFs' font.
+pub const OTHERS: [&str; 4] = ["s.css", "favicon.svg", "cover.gif", crate::ebook::pdf::FONT];
 
 /// Whether the build uses `name` itself: one of the cell `images` (`.svg`
 /// for the web, `.gif` for the books; redraw them with `cargo xtask
@@ -104,6 +104,11 @@ fn check(name: &str, bytes: &[u8]) -> Result<(), String> {
         if root != "svg" {
             return Err(format!("the root element is <{root}>, not <svg>"));
         }
+        // The PDFs draw it through usvg, which must read it too.
+        usvg::Tree::from_data(bytes, &usvg::Options::default())
+            .map_err(|e| format!("not an SVG image ({e})"))?;
+    } else if name.ends_with(".ttf") {
+        ttf_parser::Face::parse(bytes, 0).map_err(|e| format!("not a TrueType font ({e})"))?;
     } else if std::str::from_utf8(bytes).is_err() {
         return Err("not UTF-8 text".to_string());
     }

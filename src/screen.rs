@@ -118,6 +118,10 @@ pub struct CellView {
     /// few dozen fixed phrases, or one made for this cell (the analysis
     /// adds the verdict).
     pub label: Cow<'static, str>,
+    /// What the cell holds, as a screen reader says it with no move in
+    /// mind ("top left: empty"): the print format says this and the page
+    /// to turn to.
+    pub holds: Cow<'static, str>,
     /// What the move is worth, in the analysis edition.
     pub note: Option<Note>,
 }
@@ -166,12 +170,13 @@ impl Screen {
                 let action = face.action.filter(|_| !over);
                 let (link, label) = match action.and_then(|(m, l)| Some((link(m)?, l))) {
                     Some((target, label)) => (Some(target), label),
-                    None => (None, face.label),
+                    None => (None, face.label.clone()),
                 };
                 CellView {
                     image: face.image,
                     link,
                     label,
+                    holds: face.label,
                     note: None,
                 }
             })
@@ -230,6 +235,9 @@ pub struct Edition {
     pub screens: Vec<Screen>,
     /// Files beside the web pages, such as `positions.json`.
     pub files: Vec<OutFile>,
+    /// Whether it is made for paper alone: no web pages, and a PDF as its
+    /// only book (the gamebook).
+    pub print_only: bool,
 }
 
 impl Edition {
@@ -333,6 +341,7 @@ impl Edition {
                 .collect(),
             screens: kept.into_iter().flatten().collect(),
             files: Vec::new(),
+            print_only: self.print_only,
         })
     }
 }

@@ -16,7 +16,7 @@ use maud::html;
 use crate::assets::{AssetError, Assets};
 use crate::ebook;
 use crate::editions::vs_computer::{self, Match};
-use crate::editions::{analysis, two_player};
+use crate::editions::{analysis, gamebook, two_player};
 use crate::game::Game;
 use crate::games::hanoi::{self, Hanoi};
 use crate::games::tictactoe::{Board, Rules};
@@ -51,17 +51,27 @@ pub struct Budgets {
     pub mobi: usize,
     /// Each EPUB file.
     pub epub: usize,
+    /// The most pages a PDF may have: a longer one is left out of the
+    /// site, not made (see [`ebook::Budget::Pdf`]).
+    pub pdf_pages: usize,
 }
 
 impl Default for Budgets {
-    /// 450 KB per MOBI and 150 KB per EPUB (1 KB = 1,000 bytes).
+    /// 450 KB per MOBI and 150 KB per EPUB (1 KB = 1,000 bytes), and 828
+    /// pages per PDF: the most Amazon's print-on-demand binds in one
+    /// paperback, so every PDF made can be printed as one book. The
+    /// editions of a page per position (thousands of pages) are left out.
     fn default() -> Self {
         Budgets {
             mobi: 450_000,
             epub: 150_000,
+            pdf_pages: PDF_PAGES,
         }
     }
 }
+
+/// The default most pages of a PDF: see [`Budgets::default`].
+pub const PDF_PAGES: usize = 828;
 
 /// The folder of the books.
 pub const EBOOKS: &str = "ebooks";
@@ -216,6 +226,11 @@ pub struct BookReport {
     pub bytes: usize,
     /// Its budget, if it has one.
     pub budget: Option<usize>,
+    /// A PDF's pages.
+    pub pages: Option<usize>,
+    /// Whether it was left out of the site, not made, for having more
+    /// pages than its budget (only a PDF is: see [`ebook::Budget::Pdf`]).
+    pub left_out: bool,
 }
 
 /// Where a build's files go as they are ready, from any thread: the
@@ -317,6 +332,9 @@ pub const HANOI: &str = "hanoi";
 /// The Towers of Hanoi analysed: its slug.
 pub const HANOI_ANALYSIS: &str = "hanoi-analysis";
 
+/// The print gamebook's slug: its PDF is `ebooks/tictactoe-gamebook.pdf`.
+pub const GAMEBOOK: &str = "gamebook";
+
 /// The images every game of the site draws its cells with: what
 /// `static/` must hold, as `.svg` and `.gif`.
 pub fn images() -> Vec<&'static str> {
@@ -338,6 +356,7 @@ pub fn editions(
         analysis::edition(ANALYSIS, solver, TWO_PLAYER),
         two_player::edition(HANOI, hanoi.graph(), Some(HANOI_ANALYSIS)),
         analysis::edition(HANOI_ANALYSIS, hanoi, HANOI),
+        gamebook::edition(GAMEBOOK, solver),
     ]
 }
 
@@ -346,15 +365,24 @@ pub fn hanoi_solver(discs: u8) -> Solver<Hanoi> {
     Solver::new(StateGraph::with_rules(hanoi::Rules { discs }))
 }
 
-/// The home page: what this is, how to play, and where to start in each
-/// edition.
-pub fn home_page(editions: &[Edition]) -> Vec<u8> {
+/// The home page: what this is, how to play, where to start in each
+/// edition, and the books `books` made (a PDF left out is not listed).
+pub fn home_page(editions: &[Edition], books: &[BookReport]) -> Vec<u8> {
+    let made = |e: &Edition, suffix: &str| {
+        let file = format!("{EBOOKS}/{}{suffix}", e.book_stem());
+        books
+            .iter()
+            .any(|b| b.file == file && !b.left_out)
+            .then_some(file)
+    };
+    let (print, screen): (Vec<&Edition>, Vec<&Edition>) =
+        editions.iter().partition(|e| e.print_only);
     let body = html! {
         h1 { "Whole games in pages: tic-tac-toe and the Towers of Hanoi" }
         p { "Every board that can arise in a game of tic-tac-toe, and every position of the Towers of Hanoi, is a page of its own, and every move is a link to the page after it. There is no JavaScript: it plays in any browser, from a web host or straight from disk." }
         h2 { "How to play tic-tac-toe" }
         p { "X moves first. Tap an empty square to place your mark; three in a row wins. The back button takes a move back." }
-        @for e in editions {
+        @for e in &screen {
             h2 id=(e.slug) { (e.name) }
             p { (e.about) }
             ul { @for (line, target) in &e.contents { li { a href=(html::path(e, *target)) { (line) } } } }
@@ -362,13 +390,14 @@ pub fn home_page(editions: &[Edition]) -> Vec<u8> {
         h2 id="ebooks" { "On a Kindle or another e-reader" }
         p { "The same editions as books, one board per screen. Each needs nothing else installed." }
         ul {
-            @for e in editions {
+            @for e in &screen {
                 @let stem = format!("{EBOOKS}/{}", e.book_stem());
                 li {
                     (e.name) ": "
                     a href={ (stem) ".mobi" } { "MOBI" } ", "
                     a href={ (stem) ".epub" } { "EPUB" } ", "
                     a href={ (stem) "-kindle.html" } { "single HTML file" }
+                    @if let Some(pdf) = made(e, ".pdf") { ", " a href=(pdf) { "PDF" } }
                 }
             }
         }
@@ -376,6 +405,15 @@ pub fn home_page(editions: &[Edition]) -> Vec<u8> {
         p { b { "Send to Kindle: " } "email the " b { ".epub" } " file to your Kindle address, or use the Send to Kindle app." }
         p { b { "Kobo and other readers: " } "copy the " b { ".epub" } " file onto the reader." }
         p { "The single HTML file is for converting yourself, with calibre or Kindle Previewer." }
+        h2 id="print" { "On paper, or as a PDF on a tablet" }
+        @for e in &print {
+            @if let Some(pdf) = made(e, ".pdf") {
+                p { a href=(pdf) { b { (e.name) } } ": " (e.about) }
+            }
+        }
+        p { "Every PDF has a board a page, 5.5 by 8.5 inches (half letter, a standard print-on-demand size). Each square you can play prints the number of the page to turn to, and on a screen it is also a link." }
+        p { b { "To print: " } "print double-sided, flipping on the long edge, at actual size. On letter paper, print two pages a sheet and cut the sheets in half; or send the file to a print-on-demand service as a 5.5 by 8.5 inch book." }
+        p { b { "On a tablet or e-ink reader: " } "open the PDF in any reader and tap a square, or turn to the page it names; go back to take a move back." }
     };
     minify(&layout(
         "Tic-tac-toe and the Towers of Hanoi",
@@ -412,12 +450,12 @@ fn timed_wall<T>(timings: &mut Vec<Timing>, step: &str, f: impl FnOnce() -> T) -
 
 /// The home page and the web assets beside it (the extra files of
 /// `static/` are copied after everything else).
-fn home_files(assets: &Assets, editions: &[Edition]) -> Vec<OutFile> {
+fn home_files(assets: &Assets, editions: &[Edition], books: &[BookReport]) -> Vec<OutFile> {
     let mut home: Vec<OutFile> = ["s.css", "favicon.svg"]
         .into_iter()
         .map(|name| OutFile::new(name, assets.get(name)))
         .collect();
-    home.push(OutFile::new("index.html", home_page(editions)));
+    home.push(OutFile::new("index.html", home_page(editions, books)));
     home
 }
 
@@ -434,23 +472,31 @@ pub fn two_player_files(graph: &StateGraph<Board>, assets: &Assets) -> Vec<OutFi
 /// against its budget and the wall time its job took.
 fn render_book(
     edition: &Edition,
-    images: &[(&str, &[u8])],
     format: &(&str, ebook::Budget, ebook::Writer),
+    assets: &Assets,
     budgets: Budgets,
 ) -> (OutFile, BookReport, Timing) {
     let (suffix, budget, write) = format;
     let start = Instant::now();
     let file = format!("{EBOOKS}/{}{suffix}", edition.book_stem());
-    let bytes = write(edition, images);
+    let pages = (*budget == ebook::Budget::Pdf).then(|| ebook::pdf::pages(edition));
+    let left_out = pages.is_some_and(|p| p > budgets.pdf_pages);
+    let bytes = if left_out {
+        Vec::new()
+    } else {
+        write(edition, assets)
+    };
     let budget = match budget {
         ebook::Budget::Mobi => Some(budgets.mobi),
         ebook::Budget::Epub => Some(budgets.epub),
-        ebook::Budget::None => None,
+        ebook::Budget::Pdf | ebook::Budget::None => None,
     };
     let report = BookReport {
         file: file.clone(),
         bytes: bytes.len(),
         budget,
+        pages,
+        left_out,
     };
     let timing = Timing {
         step: format!("    {file}"),
@@ -474,19 +520,15 @@ fn books(
         "  book screens (shared across games)",
         || editions.iter().map(Edition::for_books).collect::<Vec<_>>(),
     );
-    // A book's images, in record order: the ones its screens use, the cover.
-    let book_images: Vec<Vec<(&str, &[u8])>> =
-        books.iter().map(|b| ebook::images(b, assets)).collect();
     let mut jobs: Vec<_> = books
         .iter()
-        .zip(&book_images)
-        .flat_map(|(b, i)| ebook::FORMATS.iter().map(move |f| (&**b, i.as_slice(), f)))
+        .flat_map(|b| ebook::formats(b).iter().map(move |f| (&**b, f)))
         .collect();
     // The EPUBs (deflate) and MOBIs take longest; start them first.
-    jobs.sort_by_key(|(_, _, (suffix, ..))| ebook::FORMATS.iter().position(|f| f.0 == *suffix));
+    jobs.sort_by_key(|(_, (suffix, ..))| ebook::FORMATS.iter().position(|f| f.0 == *suffix));
     let mut made = timed_wall(&mut report.timings, "  books (one job each)", || {
-        crate::par::map(&jobs, |(edition, images, format)| {
-            render_book(edition, images, format, budgets)
+        crate::par::map(&jobs, |(edition, format)| {
+            render_book(edition, format, assets, budgets)
         })
     });
     // Report the books in edition order, whatever ran first.
@@ -500,11 +542,10 @@ fn books(
         })
     });
     // The GIFs beside the Kindle HTML files: every book's, the cover last.
-    let mut gifs: Vec<&str> = book_images
+    let mut gifs: Vec<&str> = books
         .iter()
-        .flatten()
-        .map(|(n, _)| *n)
-        .filter(|n| *n != ebook::COVER)
+        .filter(|b| !b.print_only)
+        .flat_map(|b| b.used_images())
         .collect();
     let order = images();
     gifs.sort_by_key(|n| order.iter().position(|i| i == n));
@@ -518,9 +559,11 @@ fn books(
         })
         .collect();
     for (file, book, timing) in made {
+        if !book.left_out {
+            files.push(file);
+        }
         report.books.push(book);
         report.timings.push(timing);
-        files.push(file);
     }
     match over_budget(report) {
         Some(e) => Err(e),
@@ -553,7 +596,7 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
         crate::par::join(
             || {
                 let (mut pages, mut timings) = (Report::default(), Vec::new());
-                for e in &editions {
+                for e in editions.iter().filter(|e| !e.print_only) {
                     let step = format!("  {} pages, rendered and written", e.slug);
                     timed_wall(&mut timings, &step, || {
                         let files = html::render(e, assets);
@@ -575,7 +618,7 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
     });
     let (pages, books) = (pages?, books?);
     let mut home = Report::default();
-    let home_files = home_files(assets, &editions);
+    let home_files = home_files(assets, &editions, &books.books);
     count(&mut home, &home_files);
     sink.put(home_files)?;
     for (path, from) in assets.extras() {

@@ -11,6 +11,7 @@ pub mod huffcdic;
 pub mod kindle_html;
 pub mod mobi;
 pub mod palmdoc;
+pub mod pdf;
 pub mod png;
 
 use crate::assets::Assets;
@@ -43,19 +44,35 @@ pub fn images<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'a 
         .collect()
 }
 
-/// A format: writes a book given its images, `(name, GIF bytes)` in record
-/// order, the cover last.
-pub type Writer = fn(&Edition, &[(&str, &[u8])]) -> Vec<u8>;
+/// A format: writes a book (an edition as books show it), taking what it
+/// draws with from `static/`.
+pub type Writer = fn(&Edition, &Assets) -> Vec<u8>;
 
-/// Every book format: the file name's ending, whether it has a size
-/// budget (MOBI and EPUB, which readers download), and its writer.
-pub const FORMATS: [(&str, Budget, Writer); 3] = [
-    (".mobi", Budget::Mobi, mobi::write),
-    (".epub", Budget::Epub, epub::write),
-    ("-kindle.html", Budget::None, |edition, _| {
-        kindle_html::write(edition)
+/// Every book format: the file name's ending, its size budget, and its
+/// writer. The print format comes last: the print-only editions have it
+/// alone ([`Edition::print_only`]).
+pub const FORMATS: [(&str, Budget, Writer); 4] = [
+    (".mobi", Budget::Mobi, |e, assets| {
+        mobi::write(e, &images(e, assets))
+    }),
+    (".epub", Budget::Epub, |e, assets| {
+        epub::write(e, &images(e, assets))
+    }),
+    ("-kindle.html", Budget::None, |e, _| kindle_html::write(e)),
+    (".pdf", Budget::Pdf, |e, assets| {
+        pdf::write(e, &pdf::Drawing::new(e, assets))
     }),
 ];
+
+/// The formats an edition's books come in: all, or the print format
+/// alone.
+pub fn formats(edition: &Edition) -> &'static [(&'static str, Budget, Writer)] {
+    if edition.print_only {
+        &FORMATS[3..]
+    } else {
+        &FORMATS
+    }
+}
 
 /// Which size budget a format's files answer to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +81,10 @@ pub enum Budget {
     Mobi,
     /// `--epub-budget`.
     Epub,
+    /// `--pdf-budget`, in pages: a PDF over it is left out, not made and
+    /// not an error, since the editions of a page per position make PDFs
+    /// of thousands of pages that nobody would print.
+    Pdf,
     /// None.
     None,
 }

@@ -227,6 +227,7 @@ moves. The best moves are framed.",
             screen(solver, b, plain)
         }),
         files: vec![OutFile::new(JSON, positions_json(solver))],
+        print_only: false,
     }
 }
 

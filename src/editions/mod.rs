@@ -4,6 +4,7 @@
 //! others are.
 
 pub mod analysis;
+pub mod gamebook;
 pub mod two_player;
 pub mod vs_computer;
 

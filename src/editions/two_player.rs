@@ -69,6 +69,7 @@ pub fn edition<G: Game>(
             screen(start, b, depth, analysis)
         }),
         files: Vec::new(),
+        print_only: false,
     }
 }
 

@@ -109,6 +109,26 @@ impl<G: Game> Match<G> {
             let moves: Vec<G::Move> = root.moves().collect();
             moves[opponent::below(&mut rng, moves.len())]
         });
+        let level = spec.level;
+        Match::with_replies(spec, root, opening, |after| {
+            // Each board draws from its own window of the game's stream, so
+            // a reply does not depend on the order boards are met in, and
+            // trimming a game (early draws) leaves the other replies alone.
+            let mut rng = rng.clone();
+            rng.set_word_pos(u128::from(after.key() + 1) << 20);
+            opponent::choose(solver, after, level, &mut rng).expect("a game in play has a move")
+        })
+    }
+
+    /// Plays out match `spec` from `root`, the computer opening with
+    /// `opening` (when it starts) and answering each position it faces
+    /// with `reply`, asked once per position.
+    pub fn with_replies(
+        spec: Spec,
+        root: G,
+        opening: Option<G::Move>,
+        mut reply: impl FnMut(G) -> G::Move,
+    ) -> Match<G> {
         let start = match opening {
             Some(m) => root.play(m).expect("a legal opening"),
             None => root,
@@ -126,7 +146,12 @@ impl<G: Game> Match<G> {
         while let Some(board) = queue.pop_front() {
             for square in board.moves() {
                 let after = board.play(square).expect("legal");
-                let next = game.respond(after, solver, &rng);
+                let next = if after.is_over() {
+                    after
+                } else {
+                    let square = *game.replies.entry(after).or_insert_with(|| reply(after));
+                    after.play(square).expect("the reply is legal")
+                };
                 if game.pages.insert(next) {
                     queue.push_back(next);
                 }
@@ -140,24 +165,6 @@ impl<G: Game> Match<G> {
                 .or_insert(Some(square));
         }
         game
-    }
-
-    /// The position the player lands on after moving to `after`: the
-    /// computer's reply made, unless the game is over.
-    fn respond(&mut self, after: G, solver: &Solver<G>, rng: &Rng) -> G {
-        if after.is_over() {
-            return after;
-        }
-        let level = self.spec.level;
-        let square = *self.replies.entry(after).or_insert_with(|| {
-            // Each board draws from its own window of the game's stream, so
-            // a reply does not depend on the order boards are met in, and
-            // trimming a game (early draws) leaves the other replies alone.
-            let mut rng = rng.clone();
-            rng.set_word_pos(u128::from(after.key() + 1) << 20);
-            opponent::choose(solver, after, level, &mut rng).expect("a game in play has a move")
-        });
-        after.play(square).expect("the reply is legal")
     }
 
     /// Where the player's move `square` on `board` leads, for a page.
@@ -267,6 +274,7 @@ only links. Easy games can be won; a perfect computer never loses.",
             .collect(),
         screens: screens.into_iter().flatten().collect(),
         files: Vec::new(),
+        print_only: false,
     }
 }
 

@@ -282,7 +282,7 @@ fn a_book_over_budget_fails_the_build_and_writes_nothing() {
     let mut o = options(&out);
     o.budgets = Budgets {
         mobi: 100_000,
-        epub: 150_000,
+        ..Budgets::default()
     };
     let e = site::build(&o).unwrap_err();
     assert!(matches!(e, BuildError::OverBudget { .. }), "{e}");

@@ -11,6 +11,7 @@ mod golden;
 mod hanoi;
 mod huff_readers;
 mod levels;
+mod pdf;
 mod tools;
 mod toy_game;
 mod two_player;

@@ -156,6 +156,7 @@ fn bench_whole_site(
         format!("--seed={}", args.seed),
         format!("--mobi-budget={}", args.mobi_budget),
         format!("--epub-budget={}", args.epub_budget),
+        format!("--pdf-budget={}", args.pdf_budget),
         format!("--hanoi-discs={}", args.hanoi_discs),
     ];
     if let Some(level) = args.level {
@@ -255,6 +256,7 @@ fn bench_levels(args: &BuildArgs, assets: &Assets) {
         options.budgets = site::Budgets {
             mobi: usize::MAX,
             epub: usize::MAX,
+            pdf_pages: usize::MAX,
         };
         let Ok(mut report) = site::render(&options, assets, &site::InMemory::default()) else {
             println!("  {level:?}: cannot render");

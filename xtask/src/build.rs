@@ -15,9 +15,17 @@ fn print_summary(report: &Report, seconds: f64) {
         );
     }
     for book in &report.books {
-        let budget = match book.budget {
-            Some(b) => format!(" (budget {:.1} KB)", b as f64 / 1000.0),
-            None => String::new(),
+        let budget = match (book.budget, book.pages) {
+            (_, Some(pages)) if book.left_out => {
+                println!(
+                    "{:<40} {pages:>6} pages, over --pdf-budget: left out",
+                    book.file
+                );
+                continue;
+            }
+            (Some(b), _) => format!(" (budget {:.1} KB)", b as f64 / 1000.0),
+            (None, Some(pages)) => format!(", {pages} pages"),
+            (None, None) => String::new(),
         };
         println!(
             "{:<40} {:>8.1} KB{budget}",

@@ -50,6 +50,10 @@ pub struct BuildArgs {
           default_value_t = (Budgets::default().epub / 1000) as u32,
           value_parser = clap::value_parser!(u32).range(1..=MAX_BUDGET_KB))]
     pub epub_budget: u32,
+    /// Most pages of a PDF, 1 to 1000000; a longer one is left out [default: 828, a paperback's most]
+    #[arg(long, value_name = "PAGES", default_value_t = Budgets::default().pdf_pages as u32, hide_default_value = true,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub pdf_budget: u32,
     /// End every game as soon as nobody can make three in a row
     #[arg(long)]
     pub early_draws: bool,
@@ -146,6 +150,7 @@ impl BuildArgs {
             budgets: Budgets {
                 mobi: self.mobi_budget as usize * 1000,
                 epub: self.epub_budget as usize * 1000,
+                pdf_pages: self.pdf_budget as usize,
             },
             early_draws: self.early_draws,
             hanoi_discs: self.hanoi_discs,

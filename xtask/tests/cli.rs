@@ -92,6 +92,34 @@ fn a_bad_number_of_hanoi_discs_is_one_line_and_the_site_stays() {
 }
 
 #[test]
+fn a_pdf_longer_than_the_pdf_budget_is_left_out_and_not_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    // The gamebook takes 286 pages and the Towers of Hanoi's PDFs 276.
+    let o = succeeds(&[
+        "build-site",
+        "--out",
+        out.to_str().unwrap(),
+        "--pdf-budget",
+        "280",
+    ]);
+    let said = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        said.lines()
+            .any(|l| l.contains("tictactoe-gamebook.pdf") && l.contains("left out")),
+        "{said}"
+    );
+    assert!(!out.join("ebooks/tictactoe-gamebook.pdf").exists());
+    assert!(out.join("ebooks/towers-hanoi.pdf").is_file());
+    let home = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        !home.contains("gamebook.pdf"),
+        "the home page lists a PDF left out"
+    );
+    assert!(home.contains("towers-hanoi.pdf"));
+}
+
+#[test]
 fn out_naming_a_file_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("file");
@@ -278,7 +306,7 @@ fn static_copy(dir: &Path) -> std::path::PathBuf {
 
 #[test]
 fn numeric_flags_out_of_range_are_one_line() {
-    for flag in ["--mobi-budget", "--epub-budget"] {
+    for flag in ["--mobi-budget", "--epub-budget", "--pdf-budget"] {
         for value in ["18446744073709551615", "99999999999999999999999", "0", "-1"] {
             let out = xtask(&["build-site", &format!("{flag}={value}")]);
             let err = one_error_line(&out);

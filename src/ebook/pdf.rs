@@ -1,0 +1,781 @@
+//! The print format: an edition as a tagged PDF that plays on paper and
+//! on a screen. Each screen is one page; every linked cell prints the
+//! number of the page to turn to, inside its link, so one file works with
+//! a finger and with a pencil.
+//!
+//! Invariants: pages are numbered from 1 in print order and every page
+//! prints its own number; each cell is one structure element whose `/Alt`
+//! names the cell and what it holds (and the page to turn to), and owns
+//! its link; the only text is in the shipped font, embedded as a subset;
+//! the same edition gives the same bytes (no clock, no random id).
+//!
+//! The trim is 5.5 x 8.5 inches (US digest, half letter): a standard size
+//! at print-on-demand services, two pages print side by side on one
+//! letter sheet, and a board of three cells a row fills the width with
+//! squares about an inch and a half wide, easy to write a page number in.
+
+use std::collections::BTreeSet;
+
+use pdf_writer::types::{
+    ActionType, AnnotationFlags, AnnotationType, ArtifactType, CidFontType, FontFlags, StructRole,
+    SystemInfo, UnicodeCmap,
+};
+use pdf_writer::{Chunk, Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
+use rustc_hash::FxHashMap;
+
+use super::{caption, deflate, intro};
+use crate::assets::Assets;
+use crate::screen::{Edition, Screen, Target};
+
+/// The page's width and height in points (5.5 x 8.5 inches).
+pub const PAGE: (f32, f32) = (396.0, 612.0);
+
+/// The margin on every side, in points.
+const MARGIN: f32 = 36.0;
+
+/// The widest a cell is drawn, in points (an inch and a half).
+const MAX_CELL: f32 = 108.0;
+
+/// The font every page's text is set in, as shipped in `static/`.
+pub const FONT: &str = "DejaVuSans.ttf";
+
+/// What a book in this format is drawn with: the shipped font, and the
+/// SVG of each image the edition's cells can show, by image index.
+pub struct Drawing<'a> {
+    /// The TrueType font file.
+    pub font: &'a [u8],
+    /// Each of the edition's images as SVG, in [`Edition::images`] order.
+    pub svgs: Vec<&'a [u8]>,
+}
+
+impl<'a> Drawing<'a> {
+    /// What `book` is drawn with, from `static/`.
+    pub fn new(book: &Edition, assets: &'a Assets) -> Drawing<'a> {
+        Drawing {
+            font: assets.get(FONT),
+            svgs: book
+                .images
+                .iter()
+                .map(|n| assets.get(&format!("{n}.svg")))
+                .collect(),
+        }
+    }
+}
+
+/// How many pages `book` (as books show it) takes: its opening, then a
+/// page a screen.
+pub fn pages(book: &Edition) -> usize {
+    book.screens.len() + 1
+}
+
+/// A line of text to set: where its baseline starts, its size, and it.
+struct Run {
+    x: f32,
+    y: f32,
+    size: f32,
+    text: String,
+}
+
+/// The shipped font, measured, and the glyphs a book uses.
+struct Font<'a> {
+    face: ttf_parser::Face<'a>,
+    data: &'a [u8],
+    /// Original glyph id to its id in the subset.
+    remapper: subsetter::GlyphRemapper,
+    /// The characters the book sets, in order, each with its glyph in the
+    /// whole font and its advance in font units: looked up once, as a
+    /// book sets thousands of lines.
+    chars: Vec<(char, u16, u16)>,
+}
+
+impl<'a> Font<'a> {
+    fn new(data: &'a [u8]) -> Font<'a> {
+        let face = ttf_parser::Face::parse(data, 0).expect("the font was checked when loaded");
+        Font {
+            face,
+            data,
+            remapper: subsetter::GlyphRemapper::new(),
+            chars: Vec::new(),
+        }
+    }
+
+    /// Takes the characters a book sets: the subset holds their glyphs.
+    fn set_chars(&mut self, chars: impl IntoIterator<Item = char>) {
+        self.chars = chars
+            .into_iter()
+            .map(|c| {
+                let g = self.face.glyph_index(c).map_or(0, |g| g.0);
+                let advance = self.face.glyph_hor_advance(ttf_parser::GlyphId(g));
+                (c, g, advance.unwrap_or(0))
+            })
+            .collect();
+        self.chars.sort_unstable();
+        let mut glyphs: Vec<u16> = self.chars.iter().map(|c| c.1).collect();
+        glyphs.sort_unstable();
+        glyphs.dedup();
+        for g in glyphs {
+            self.remapper.remap(g);
+        }
+    }
+
+    /// A character's glyph in the whole font and its advance.
+    fn glyph(&self, c: char) -> (u16, u16) {
+        match self.chars.binary_search_by_key(&c, |e| e.0) {
+            Ok(i) => (self.chars[i].1, self.chars[i].2),
+            Err(_) => (0, 0),
+        }
+    }
+
+    /// The width of `text` at `size` points.
+    fn width(&self, text: &str, size: f32) -> f32 {
+        let units: u32 = text.chars().map(|c| u32::from(self.glyph(c).1)).sum();
+        units as f32 * size / f32::from(self.face.units_per_em())
+    }
+
+    /// Words of `text` in lines no wider than `width` at `size`.
+    fn wrap(&self, text: &str, size: f32, width: f32) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        let mut line = String::new();
+        for word in text.split_whitespace() {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if self.width(&candidate, size) > width && !line.is_empty() {
+                lines.push(std::mem::replace(&mut line, word.to_string()));
+            } else {
+                line = candidate;
+            }
+        }
+        if !line.is_empty() {
+            lines.push(line);
+        }
+        lines
+    }
+
+    /// `text` in the subset's glyph ids, two bytes each (Identity-H).
+    fn encode(&self, text: &str) -> Vec<u8> {
+        text.chars()
+            .flat_map(|c| {
+                let g = self.remapper.get(self.glyph(c).0).unwrap_or(0);
+                g.to_be_bytes()
+            })
+            .collect()
+    }
+}
+
+/// One page as laid out: its content stream and what its structure
+/// elements and links need.
+struct Page {
+    content: Vec<u8>,
+    /// Each structure element: its role, alt text, marked-content ids and
+    /// the index of its link in `links`, if it has one.
+    elements: Vec<Element>,
+    /// Each link: its rectangle and the page index it lands on.
+    links: Vec<(Rect, usize)>,
+}
+
+/// A structure element of a page: a paragraph, a cell or a text link.
+struct Element {
+    role: StructRole,
+    alt: Option<String>,
+    mcid: i32,
+    link: Option<usize>,
+}
+
+/// Places the texts of the opening page and of each screen, given the
+/// page of every target (so every "turn to" number is known).
+struct Layout<'a, 'f> {
+    font: &'a Font<'f>,
+    /// The page index of every target.
+    pages: &'a FxHashMap<Target, usize>,
+}
+
+/// The name of the font and of image `i` in a page's resources.
+const FONT_NAME: Name = Name(b"F");
+
+fn image_name(i: usize) -> String {
+    format!("I{i}")
+}
+
+/// A page number as printed: counted from 1.
+fn number(page: usize) -> String {
+    (page + 1).to_string()
+}
+
+/// Sets `run` in the font.
+fn set(content: &mut Content, font: &Font, run: &Run) {
+    content
+        .begin_text()
+        .set_font(FONT_NAME, run.size)
+        .next_line(run.x, run.y)
+        .show(Str(&font.encode(&run.text)))
+        .end_text();
+}
+
+impl Layout<'_, '_> {
+    /// The opening page: the title, the rules, what the edition is, and
+    /// each line of the contents with the page it starts on.
+    fn opening(&self, book: &Edition) -> (Vec<Run>, Vec<(Run, Target)>) {
+        let width = PAGE.0 - 2.0 * MARGIN;
+        let mut y = PAGE.1 - MARGIN - 20.0;
+        let mut runs = Vec::new();
+        for line in self.font.wrap(&book.title, 20.0, width) {
+            runs.push(Run {
+                x: MARGIN,
+                y,
+                size: 20.0,
+                text: line,
+            });
+            y -= 26.0;
+        }
+        y -= 6.0;
+        for paragraph in intro(book) {
+            for line in self.font.wrap(paragraph, 11.0, width) {
+                runs.push(Run {
+                    x: MARGIN,
+                    y,
+                    size: 11.0,
+                    text: line,
+                });
+                y -= 15.0;
+            }
+            y -= 8.0;
+        }
+        let mut links = Vec::new();
+        for (line, target) in &book.contents {
+            y -= 8.0;
+            let text = format!("{line}: turn to page {}", number(self.pages[target]));
+            links.push((
+                Run {
+                    x: MARGIN,
+                    y,
+                    size: 12.0,
+                    text,
+                },
+                *target,
+            ));
+            y -= 16.0;
+        }
+        (runs, links)
+    }
+
+    /// The texts of a screen, placed: the heading and lines at the top,
+    /// the nav lines under the grid, and the grid's cell size and origin.
+    fn screen_text(&self, screen: &Screen) -> (Vec<Run>, Vec<(Run, Target)>, Grid) {
+        let width = PAGE.0 - 2.0 * MARGIN;
+        let mut y = PAGE.1 - MARGIN - 16.0;
+        let mut runs = Vec::new();
+        for (i, line) in caption(screen).enumerate() {
+            let size = if i == 0 { 16.0 } else { 11.0 };
+            for l in self.font.wrap(line, size, width) {
+                runs.push(Run {
+                    x: MARGIN,
+                    y,
+                    size,
+                    text: l,
+                });
+                y -= size + 6.0;
+            }
+        }
+        let top = y - 4.0;
+        let nav: Vec<(Target, &str)> = screen.book_nav().collect();
+        // Room below the grid: the nav lines, then the page number.
+        let bottom = MARGIN + 24.0 + nav.len() as f32 * 20.0;
+        let rows = screen.cells.len().div_ceil(screen.columns);
+        let cell = (width / screen.columns as f32)
+            .min((top - bottom) / rows as f32)
+            .min(MAX_CELL);
+        let grid = Grid {
+            x: (PAGE.0 - cell * screen.columns as f32) / 2.0,
+            top,
+            cell,
+        };
+        let mut links = Vec::new();
+        let mut y = top - cell * rows as f32 - 22.0;
+        for (target, words) in nav {
+            let text = format!("{words}: turn to page {}", number(self.pages[&target]));
+            links.push((
+                Run {
+                    x: MARGIN,
+                    y,
+                    size: 12.0,
+                    text,
+                },
+                target,
+            ));
+            y -= 20.0;
+        }
+        (runs, links, grid)
+    }
+}
+
+/// Where a screen's grid goes: its left edge, its top and a cell's side.
+struct Grid {
+    x: f32,
+    top: f32,
+    cell: f32,
+}
+
+/// Draws a run of text as a link to `target`, tagged, with its link's
+/// rectangle around it.
+fn text_link(page: &mut Page, content: &mut Content, font: &Font, run: &Run, target: usize) {
+    let mcid = page.elements.len() as i32;
+    content
+        .begin_marked_content_with_properties(Name(b"Link"))
+        .properties()
+        .identify(mcid);
+    set(content, font, run);
+    content.end_marked_content();
+    let w = font.width(&run.text, run.size);
+    let rect = Rect::new(run.x - 2.0, run.y - 4.0, run.x + w + 2.0, run.y + run.size);
+    page.links.push((rect, target));
+    page.elements.push(Element {
+        role: StructRole::Link,
+        alt: Some(run.text.clone()),
+        mcid,
+        link: Some(page.links.len() - 1),
+    });
+}
+
+/// Draws runs of plain text, one paragraph element each.
+fn paragraphs(page: &mut Page, content: &mut Content, font: &Font, runs: &[Run]) {
+    for run in runs {
+        let mcid = page.elements.len() as i32;
+        content
+            .begin_marked_content_with_properties(Name(b"P"))
+            .properties()
+            .identify(mcid);
+        set(content, font, run);
+        content.end_marked_content();
+        page.elements.push(Element {
+            role: StructRole::P,
+            alt: None,
+            mcid,
+            link: None,
+        });
+    }
+}
+
+/// The page number at the foot of page `index`, as a pagination artifact.
+fn folio(content: &mut Content, font: &Font, index: usize) {
+    let text = number(index);
+    let size = 10.0;
+    let run = Run {
+        x: (PAGE.0 - font.width(&text, size)) / 2.0,
+        y: MARGIN - 12.0,
+        size,
+        text,
+    };
+    content
+        .begin_marked_content_with_properties(Name(b"Artifact"))
+        .properties()
+        .artifact()
+        .kind(ArtifactType::Pagination);
+    set(content, font, &run);
+    content.end_marked_content();
+}
+
+/// Every text the book sets, for the font subset.
+fn all_text(book: &Edition) -> BTreeSet<char> {
+    let mut chars: BTreeSet<char> = "0123456789: turn to page".chars().collect();
+    let mut add = |s: &str| chars.extend(s.chars());
+    add(&book.title);
+    for p in intro(book) {
+        add(p);
+    }
+    for (line, _) in &book.contents {
+        add(line);
+    }
+    for s in &book.screens {
+        for line in caption(s) {
+            add(line);
+        }
+        for (_, words) in &s.nav {
+            add(words);
+        }
+    }
+    chars
+}
+
+/// Writes `book` (as books show it) as a PDF, its cells drawn from
+/// `drawing`.
+pub fn write(book: &Edition, drawing: &Drawing) -> Vec<u8> {
+    let mut font = Font::new(drawing.font);
+    font.set_chars(all_text(book));
+    let font = font;
+
+    // Page 0 is the opening; screen i is page i + 1.
+    let pages: FxHashMap<Target, usize> = std::iter::once((Target::Contents, 0))
+        .chain(
+            book.screens
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.target, i + 1)),
+        )
+        .collect();
+    let layout = Layout {
+        font: &font,
+        pages: &pages,
+    };
+    let used: Vec<bool> = {
+        let mut used = vec![false; book.images.len()];
+        for c in book.screens.iter().flat_map(|s| &s.cells) {
+            used[c.image] = true;
+        }
+        used
+    };
+
+    let mut laid: Vec<Page> = Vec::with_capacity(book.screens.len() + 1);
+    {
+        let (runs, links) = layout.opening(book);
+        let mut page = Page {
+            content: Vec::new(),
+            elements: Vec::new(),
+            links: Vec::new(),
+        };
+        let mut content = Content::new();
+        paragraphs(&mut page, &mut content, &font, &runs);
+        for (run, target) in &links {
+            text_link(&mut page, &mut content, &font, run, pages[target]);
+        }
+        folio(&mut content, &font, 0);
+        page.content = content.finish();
+        laid.push(page);
+    }
+    let screen_pages = crate::par::map(&book.screens, |screen| {
+        let index = pages[&screen.target];
+        let (runs, links, grid) = layout.screen_text(screen);
+        let mut page = Page {
+            content: Vec::new(),
+            elements: Vec::new(),
+            links: Vec::new(),
+        };
+        let mut content = Content::new();
+        paragraphs(&mut page, &mut content, &font, &runs);
+        for (i, cell) in screen.cells.iter().enumerate() {
+            let (row, column) = (i / screen.columns, i % screen.columns);
+            let x = grid.x + column as f32 * grid.cell;
+            let y = grid.top - (row + 1) as f32 * grid.cell;
+            let mcid = page.elements.len() as i32;
+            let role = if cell.link.is_some() {
+                StructRole::Link
+            } else {
+                StructRole::Figure
+            };
+            content
+                .begin_marked_content_with_properties(if cell.link.is_some() {
+                    Name(b"Link")
+                } else {
+                    Name(b"Figure")
+                })
+                .properties()
+                .identify(mcid);
+            content
+                .save_state()
+                .transform([grid.cell, 0.0, 0.0, grid.cell, x, y])
+                .x_object(Name(image_name(cell.image).as_bytes()))
+                .restore_state();
+            let mut alt = cell.holds.to_string();
+            let mut link = None;
+            if let Some(target) = cell.link {
+                let to = pages[&target];
+                let text = number(to);
+                // The number sits in a white box low in the cell, inside
+                // the link, so it reads over any image.
+                let size = (grid.cell * 0.2).clamp(9.0, 18.0);
+                let w = font.width(&text, size);
+                let (bw, bh) = (w + size * 0.8, size * 1.3);
+                let (bx, by) = (x + (grid.cell - bw) / 2.0, y + grid.cell * 0.08);
+                content
+                    .save_state()
+                    .set_fill_gray(1.0)
+                    .set_stroke_gray(0.0)
+                    .set_line_width(0.75)
+                    .rect(bx, by, bw, bh)
+                    .fill_nonzero_and_stroke()
+                    .set_fill_gray(0.0)
+                    .restore_state();
+                set(
+                    &mut content,
+                    &font,
+                    &Run {
+                        x: bx + (bw - w) / 2.0,
+                        y: by + size * 0.32,
+                        size,
+                        text: text.clone(),
+                    },
+                );
+                alt.push_str(", turn to page ");
+                alt.push_str(&text);
+                page.links
+                    .push((Rect::new(x, y, x + grid.cell, y + grid.cell), to));
+                link = Some(page.links.len() - 1);
+            }
+            content.end_marked_content();
+            page.elements.push(Element {
+                role,
+                alt: Some(alt),
+                mcid,
+                link,
+            });
+        }
+        for (run, target) in &links {
+            text_link(&mut page, &mut content, &font, run, pages[target]);
+        }
+        folio(&mut content, &font, index);
+        page.content = content.finish();
+        page
+    });
+    laid.extend(screen_pages);
+    assemble(book, drawing, &font, &used, laid)
+}
+
+/// The file: catalog, pages, structure tree, the font subset and the
+/// images as form XObjects.
+fn assemble(
+    book: &Edition,
+    drawing: &Drawing,
+    font: &Font,
+    used: &[bool],
+    pages: Vec<Page>,
+) -> Vec<u8> {
+    let mut next = Ref::new(1);
+    let mut alloc = || next.bump();
+    let catalog = alloc();
+    let tree = alloc();
+    let struct_root = alloc();
+    let document = alloc();
+    let type0 = alloc();
+    let cid = alloc();
+    let descriptor = alloc();
+    let cmap = alloc();
+    let font_file = alloc();
+    let info = alloc();
+
+    let mut pdf = Pdf::new();
+    // The images, each a form XObject drawn from its SVG.
+    let mut images: Vec<Option<Ref>> = vec![None; drawing.svgs.len()];
+    let mut svg_chunks = Chunk::new();
+    for (i, svg) in drawing.svgs.iter().enumerate() {
+        if !used[i] {
+            continue;
+        }
+        let tree = svg_tree(svg, drawing.font);
+        let options = svg2pdf::ConversionOptions {
+            embed_text: false,
+            ..Default::default()
+        };
+        let (chunk, id) = svg2pdf::to_chunk(&tree, options).expect("the SVG was checked");
+        let mut map = FxHashMap::default();
+        let chunk = chunk.renumber(|old| *map.entry(old).or_insert_with(&mut alloc));
+        images[i] = Some(map[&id]);
+        svg_chunks.extend(&chunk);
+    }
+
+    let page_ids: Vec<Ref> = pages.iter().map(|_| alloc()).collect();
+    {
+        let mut c = pdf.catalog(catalog);
+        c.pages(tree)
+            .lang(TextStr("en"))
+            .pair(Name(b"StructTreeRoot"), struct_root);
+        c.mark_info().marked(true);
+        c.viewer_preferences().display_doc_title(true);
+    }
+    pdf.pages(tree)
+        .kids(page_ids.iter().copied())
+        .count(page_ids.len() as i32);
+
+    let mut parent_entries: Vec<(i32, Ref)> = Vec::new();
+    let mut annotation_key = pages.len() as i32;
+    let mut document_kids = Vec::new();
+    for (index, page) in pages.iter().enumerate() {
+        let page_id = page_ids[index];
+        let content_id = alloc();
+        let element_ids: Vec<Ref> = page.elements.iter().map(|_| alloc()).collect();
+        let link_ids: Vec<Ref> = page.links.iter().map(|_| alloc()).collect();
+        let link_keys: Vec<i32> = page
+            .links
+            .iter()
+            .map(|_| {
+                annotation_key += 1;
+                annotation_key - 1
+            })
+            .collect();
+        {
+            let mut p = pdf.page(page_id);
+            p.media_box(Rect::new(0.0, 0.0, PAGE.0, PAGE.1))
+                .parent(tree)
+                .contents(content_id)
+                .struct_parents(index as i32)
+                .tab_order(pdf_writer::types::TabOrder::StructureOrder)
+                .annotations(link_ids.iter().copied());
+            let mut resources = p.resources();
+            resources.fonts().pair(FONT_NAME, type0);
+            let mut x = resources.x_objects();
+            for (i, r) in images.iter().enumerate() {
+                if let Some(r) = r {
+                    x.pair(Name(image_name(i).as_bytes()), *r);
+                }
+            }
+        }
+        pdf.stream(content_id, &deflate::zlib(&page.content))
+            .filter(Filter::FlateDecode);
+        for (l, (rect, to)) in page.links.iter().enumerate() {
+            let mut a = pdf.annotation(link_ids[l]);
+            a.subtype(AnnotationType::Link)
+                .rect(*rect)
+                .flags(AnnotationFlags::PRINT)
+                .border(0.0, 0.0, 0.0, None)
+                .struct_parent(link_keys[l]);
+            let alt = page.elements.iter().find(|e| e.link == Some(l));
+            if let Some(alt) = alt.and_then(|e| e.alt.as_ref()) {
+                a.contents(TextStr(alt));
+            }
+            a.action()
+                .action_type(ActionType::GoTo)
+                .destination()
+                .page(page_ids[*to])
+                .fit();
+        }
+        for (e, element) in page.elements.iter().enumerate() {
+            let mut s = pdf.struct_element(element_ids[e]);
+            s.kind(element.role).parent(document).page(page_id);
+            if let Some(alt) = &element.alt {
+                s.alt(TextStr(alt));
+            }
+            let mut kids = s.children();
+            kids.marked_content_id(element.mcid);
+            if let Some(l) = element.link {
+                kids.object_ref().page(page_id).object(link_ids[l]);
+                parent_entries.push((link_keys[l], element_ids[e]));
+            }
+        }
+        // The page's marked-content ids are its elements in order.
+        let array = alloc();
+        pdf.indirect(array)
+            .array()
+            .items(element_ids.iter().copied());
+        parent_entries.push((index as i32, array));
+        document_kids.extend(element_ids);
+    }
+    parent_entries.sort_by_key(|e| e.0);
+
+    {
+        let mut root = pdf
+            .indirect(struct_root)
+            .start::<pdf_writer::writers::StructTreeRoot>();
+        root.child(document);
+        let mut tree = root.parent_tree();
+        let mut nums = tree.nums();
+        for (key, r) in &parent_entries {
+            nums.insert(*key, *r);
+        }
+        nums.finish();
+        tree.finish();
+        root.parent_tree_next_key(annotation_key);
+    }
+    {
+        let mut d = pdf.struct_element(document);
+        d.kind(StructRole::Document).parent(struct_root);
+        let mut kids = d.children();
+        for k in document_kids {
+            kids.struct_element(k);
+        }
+    }
+
+    write_font(&mut pdf, font, type0, cid, descriptor, cmap, font_file);
+    pdf.document_info(info)
+        .title(TextStr(&book.title))
+        .author(TextStr(super::AUTHOR))
+        .producer(TextStr("tictactoe-book"));
+    pdf.extend(&svg_chunks);
+    pdf.finish()
+}
+
+/// An image's SVG as a tree, its text set in the shipped font (the only
+/// one the converter knows, so no system font is ever read).
+fn svg_tree(svg: &[u8], font: &[u8]) -> usvg::Tree {
+    let mut options = usvg::Options::default();
+    let db = options.fontdb_mut();
+    db.load_font_data(font.to_vec());
+    db.set_sans_serif_family(FONT_FAMILY);
+    usvg::Tree::from_data(svg, &options).expect("the SVG was checked when loaded")
+}
+
+/// The shipped font's family name, which SVG text in `sans-serif` maps to.
+const FONT_FAMILY: &str = "DejaVu Sans";
+
+/// The font as a CID-keyed Type 0 font: the subset as `FontFile2`, the
+/// widths of its glyphs, and a `ToUnicode` map so text extraction reads it.
+fn write_font(
+    pdf: &mut Pdf,
+    font: &Font,
+    type0: Ref,
+    cid: Ref,
+    descriptor: Ref,
+    cmap: Ref,
+    file: Ref,
+) {
+    // A subset's name starts with six capitals; fixed, as nothing here may vary.
+    let name = Name(b"TTTBKA+DejaVuSans");
+    pdf.type0_font(type0)
+        .base_font(name)
+        .encoding_predefined(Name(b"Identity-H"))
+        .descendant_font(cid)
+        .to_unicode(cmap);
+    let scale = 1000.0 / f32::from(font.face.units_per_em());
+    let originals: Vec<u16> = font.remapper.remapped_gids().collect();
+    {
+        let mut c = pdf.cid_font(cid);
+        c.subtype(CidFontType::Type2)
+            .base_font(name)
+            .system_info(SYSTEM_INFO)
+            .font_descriptor(descriptor)
+            .default_width(0.0)
+            .cid_to_gid_map_predefined(Name(b"Identity"));
+        c.widths().consecutive(
+            0,
+            originals.iter().map(|&g| {
+                f32::from(
+                    font.face
+                        .glyph_hor_advance(ttf_parser::GlyphId(g))
+                        .unwrap_or(0),
+                ) * scale
+            }),
+        );
+    }
+    let bbox = font.face.global_bounding_box();
+    pdf.font_descriptor(descriptor)
+        .name(name)
+        .flags(FontFlags::NON_SYMBOLIC)
+        .bbox(Rect::new(
+            f32::from(bbox.x_min) * scale,
+            f32::from(bbox.y_min) * scale,
+            f32::from(bbox.x_max) * scale,
+            f32::from(bbox.y_max) * scale,
+        ))
+        .italic_angle(0.0)
+        .ascent(f32::from(font.face.ascender()) * scale)
+        .descent(f32::from(font.face.descender()) * scale)
+        .cap_height(f32::from(font.face.capital_height().unwrap_or(font.face.ascender())) * scale)
+        .stem_v(80.0)
+        .font_file2(file);
+    let mut unicode = UnicodeCmap::new(Name(b"Custom"), SYSTEM_INFO);
+    for &(c, g, _) in &font.chars {
+        if let Some(g) = font.remapper.get(g).filter(|&g| g != 0) {
+            unicode.pair(g, c);
+        }
+    }
+    pdf.cmap(cmap, &unicode.finish());
+    let subset = subsetter::subset(font.data, 0, &font.remapper).expect("the font subsets");
+    pdf.stream(file, &deflate::zlib(&subset))
+        .filter(Filter::FlateDecode);
+}
+
+const SYSTEM_INFO: SystemInfo = SystemInfo {
+    registry: Str(b"Adobe"),
+    ordering: Str(b"Identity"),
+    supplement: 0,
+};
