@@ -215,33 +215,29 @@ fn set(content: &mut Content, font: &Font, run: &Run) {
 }
 
 impl Layout<'_, '_> {
+    /// `text` wrapped to the page's width at `size` points, a line a run
+    /// from `y` down, and a gap after it; `y` ends below the gap.
+    fn paragraph(&self, text: &str, size: f32, y: &mut f32, runs: &mut Vec<Run>) {
+        for line in self.font.wrap(text, size, PAGE.0 - 2.0 * MARGIN) {
+            runs.push(Run {
+                x: MARGIN,
+                y: *y,
+                size,
+                text: line,
+            });
+            *y -= size * 1.35;
+        }
+        *y -= size * 0.6;
+    }
+
     /// The opening page: the title, the rules, what the edition is, and
     /// each line of the contents with the page it starts on.
     fn opening(&self, book: &Edition) -> (Vec<Run>, Vec<(Run, Target)>) {
-        let width = PAGE.0 - 2.0 * MARGIN;
         let mut y = PAGE.1 - MARGIN - 20.0;
         let mut runs = Vec::new();
-        for line in self.font.wrap(&book.title, 20.0, width) {
-            runs.push(Run {
-                x: MARGIN,
-                y,
-                size: 20.0,
-                text: line,
-            });
-            y -= 26.0;
-        }
-        y -= 6.0;
+        self.paragraph(&book.title, 20.0, &mut y, &mut runs);
         for paragraph in intro(book) {
-            for line in self.font.wrap(paragraph, 11.0, width) {
-                runs.push(Run {
-                    x: MARGIN,
-                    y,
-                    size: 11.0,
-                    text: line,
-                });
-                y -= 15.0;
-            }
-            y -= 8.0;
+            self.paragraph(paragraph, 11.0, &mut y, &mut runs);
         }
         let mut links = Vec::new();
         for (line, target) in &book.contents {
@@ -269,17 +265,9 @@ impl Layout<'_, '_> {
         let mut runs = Vec::new();
         for (i, line) in caption(screen).enumerate() {
             let size = if i == 0 { 16.0 } else { 11.0 };
-            for l in self.font.wrap(line, size, width) {
-                runs.push(Run {
-                    x: MARGIN,
-                    y,
-                    size,
-                    text: l,
-                });
-                y -= size + 6.0;
-            }
+            self.paragraph(line, size, &mut y, &mut runs);
         }
-        let top = y - 4.0;
+        let top = y + 4.0;
         let nav: Vec<(Target, &str)> = screen.book_nav().collect();
         // Room below the grid: the nav lines, then the page number.
         let bottom = MARGIN + 24.0 + nav.len() as f32 * 20.0;
