@@ -306,43 +306,52 @@ struct Grid {
     cell: f32,
 }
 
-/// Draws a run of text as a link to `target`, tagged, with its link's
-/// rectangle around it.
-fn text_link(page: &mut Page, content: &mut Content, font: &Font, run: &Run, target: usize) {
+/// Draws a run of text as one structure element of `role`, with `alt`
+/// text and the link at `link` in the page's links, if any.
+fn tagged_run(
+    page: &mut Page,
+    content: &mut Content,
+    font: &Font,
+    run: &Run,
+    (role, tag): (StructRole, Name),
+    link: Option<usize>,
+) {
     let mcid = page.elements.len() as i32;
     content
-        .begin_marked_content_with_properties(Name(b"Link"))
+        .begin_marked_content_with_properties(tag)
         .properties()
         .identify(mcid);
     set(content, font, run);
     content.end_marked_content();
+    page.elements.push(Element {
+        role,
+        alt: link.map(|_| run.text.clone()),
+        mcid,
+        link,
+    });
+}
+
+/// Draws a run of text as a link to `target`, tagged, with its link's
+/// rectangle around it.
+fn text_link(page: &mut Page, content: &mut Content, font: &Font, run: &Run, target: usize) {
     let w = font.width(&run.text, run.size);
     let rect = Rect::new(run.x - 2.0, run.y - 4.0, run.x + w + 2.0, run.y + run.size);
     page.links.push((rect, target));
-    page.elements.push(Element {
-        role: StructRole::Link,
-        alt: Some(run.text.clone()),
-        mcid,
-        link: Some(page.links.len() - 1),
-    });
+    let link = Some(page.links.len() - 1);
+    tagged_run(
+        page,
+        content,
+        font,
+        run,
+        (StructRole::Link, Name(b"Link")),
+        link,
+    );
 }
 
 /// Draws runs of plain text, one paragraph element each.
 fn paragraphs(page: &mut Page, content: &mut Content, font: &Font, runs: &[Run]) {
     for run in runs {
-        let mcid = page.elements.len() as i32;
-        content
-            .begin_marked_content_with_properties(Name(b"P"))
-            .properties()
-            .identify(mcid);
-        set(content, font, run);
-        content.end_marked_content();
-        page.elements.push(Element {
-            role: StructRole::P,
-            alt: None,
-            mcid,
-            link: None,
-        });
+        tagged_run(page, content, font, run, (StructRole::P, Name(b"P")), None);
     }
 }
 
@@ -416,108 +425,122 @@ pub fn write(book: &Edition, drawing: &Drawing) -> Vec<u8> {
     };
 
     let mut laid: Vec<Page> = Vec::with_capacity(book.screens.len() + 1);
-    {
-        let (runs, links) = layout.opening(book);
-        let mut page = Page {
-            content: Vec::new(),
-            elements: Vec::new(),
-            links: Vec::new(),
-        };
-        let mut content = Content::new();
-        paragraphs(&mut page, &mut content, &font, &runs);
-        for (run, target) in &links {
-            text_link(&mut page, &mut content, &font, run, pages[target]);
-        }
-        folio(&mut content, &font, 0);
-        page.content = content.finish();
-        laid.push(page);
-    }
+    let (runs, links) = layout.opening(book);
+    laid.push(lay_out(&font, 0, &runs, &links, &pages, |_, _| {}));
     let screen_pages = crate::par::map(&book.screens, |screen| {
         let index = pages[&screen.target];
         let (runs, links, grid) = layout.screen_text(screen);
-        let mut page = Page {
-            content: Vec::new(),
-            elements: Vec::new(),
-            links: Vec::new(),
-        };
-        let mut content = Content::new();
-        paragraphs(&mut page, &mut content, &font, &runs);
-        for (i, cell) in screen.cells.iter().enumerate() {
-            let (row, column) = (i / screen.columns, i % screen.columns);
-            let x = grid.x + column as f32 * grid.cell;
-            let y = grid.top - (row + 1) as f32 * grid.cell;
-            let mcid = page.elements.len() as i32;
-            let role = if cell.link.is_some() {
-                StructRole::Link
-            } else {
-                StructRole::Figure
-            };
-            content
-                .begin_marked_content_with_properties(if cell.link.is_some() {
-                    Name(b"Link")
-                } else {
-                    Name(b"Figure")
-                })
-                .properties()
-                .identify(mcid);
-            content
-                .save_state()
-                .transform([grid.cell, 0.0, 0.0, grid.cell, x, y])
-                .x_object(Name(image_name(cell.image).as_bytes()))
-                .restore_state();
-            let mut alt = cell.holds.to_string();
-            let mut link = None;
-            if let Some(target) = cell.link {
-                let to = pages[&target];
-                let text = number(to);
-                // The number sits in a white box low in the cell, inside
-                // the link, so it reads over any image.
-                let size = (grid.cell * 0.2).clamp(9.0, 18.0);
-                let w = font.width(&text, size);
-                let (bw, bh) = (w + size * 0.8, size * 1.3);
-                let (bx, by) = (x + (grid.cell - bw) / 2.0, y + grid.cell * 0.08);
-                content
-                    .save_state()
-                    .set_fill_gray(1.0)
-                    .set_stroke_gray(0.0)
-                    .set_line_width(0.75)
-                    .rect(bx, by, bw, bh)
-                    .fill_nonzero_and_stroke()
-                    .set_fill_gray(0.0)
-                    .restore_state();
-                set(
-                    &mut content,
-                    &font,
-                    &Run {
-                        x: bx + (bw - w) / 2.0,
-                        y: by + size * 0.32,
-                        size,
-                        text: text.clone(),
-                    },
-                );
-                alt.push_str(", turn to page ");
-                alt.push_str(&text);
-                page.links
-                    .push((Rect::new(x, y, x + grid.cell, y + grid.cell), to));
-                link = Some(page.links.len() - 1);
-            }
-            content.end_marked_content();
-            page.elements.push(Element {
-                role,
-                alt: Some(alt),
-                mcid,
-                link,
-            });
-        }
-        for (run, target) in &links {
-            text_link(&mut page, &mut content, &font, run, pages[target]);
-        }
-        folio(&mut content, &font, index);
-        page.content = content.finish();
-        page
+        lay_out(&font, index, &runs, &links, &pages, |page, content| {
+            draw_cells(page, content, &font, &pages, screen, &grid)
+        })
     });
     laid.extend(screen_pages);
     assemble(book, drawing, &font, &used, laid)
+}
+
+/// Page `index`: its `runs` of text, what `cells` draws, its text `links`
+/// and its number.
+fn lay_out(
+    font: &Font,
+    index: usize,
+    runs: &[Run],
+    links: &[(Run, Target)],
+    pages: &FxHashMap<Target, usize>,
+    cells: impl FnOnce(&mut Page, &mut Content),
+) -> Page {
+    let mut page = Page {
+        content: Vec::new(),
+        elements: Vec::new(),
+        links: Vec::new(),
+    };
+    let mut content = Content::new();
+    paragraphs(&mut page, &mut content, font, runs);
+    cells(&mut page, &mut content);
+    for (run, target) in links {
+        text_link(&mut page, &mut content, font, run, pages[target]);
+    }
+    folio(&mut content, font, index);
+    page.content = content.finish();
+    page
+}
+
+/// A screen's cells on `grid`: each image, and in each linked cell the
+/// number of the page it links to; one structure element a cell.
+fn draw_cells(
+    page: &mut Page,
+    content: &mut Content,
+    font: &Font,
+    pages: &FxHashMap<Target, usize>,
+    screen: &Screen,
+    grid: &Grid,
+) {
+    for (i, cell) in screen.cells.iter().enumerate() {
+        let (row, column) = (i / screen.columns, i % screen.columns);
+        let x = grid.x + column as f32 * grid.cell;
+        let y = grid.top - (row + 1) as f32 * grid.cell;
+        let mcid = page.elements.len() as i32;
+        let role = if cell.link.is_some() {
+            StructRole::Link
+        } else {
+            StructRole::Figure
+        };
+        content
+            .begin_marked_content_with_properties(if cell.link.is_some() {
+                Name(b"Link")
+            } else {
+                Name(b"Figure")
+            })
+            .properties()
+            .identify(mcid);
+        content
+            .save_state()
+            .transform([grid.cell, 0.0, 0.0, grid.cell, x, y])
+            .x_object(Name(image_name(cell.image).as_bytes()))
+            .restore_state();
+        let mut alt = cell.holds.to_string();
+        let mut link = None;
+        if let Some(target) = cell.link {
+            let to = pages[&target];
+            let text = number(to);
+            // The number sits in a white box low in the cell, inside
+            // the link, so it reads over any image.
+            let size = (grid.cell * 0.2).clamp(9.0, 18.0);
+            let w = font.width(&text, size);
+            let (bw, bh) = (w + size * 0.8, size * 1.3);
+            let (bx, by) = (x + (grid.cell - bw) / 2.0, y + grid.cell * 0.08);
+            content
+                .save_state()
+                .set_fill_gray(1.0)
+                .set_stroke_gray(0.0)
+                .set_line_width(0.75)
+                .rect(bx, by, bw, bh)
+                .fill_nonzero_and_stroke()
+                .set_fill_gray(0.0)
+                .restore_state();
+            set(
+                content,
+                font,
+                &Run {
+                    x: bx + (bw - w) / 2.0,
+                    y: by + size * 0.32,
+                    size,
+                    text: text.clone(),
+                },
+            );
+            alt.push_str(", turn to page ");
+            alt.push_str(&text);
+            page.links
+                .push((Rect::new(x, y, x + grid.cell, y + grid.cell), to));
+            link = Some(page.links.len() - 1);
+        }
+        content.end_marked_content();
+        page.elements.push(Element {
+            role,
+            alt: Some(alt),
+            mcid,
+            link,
+        });
+    }
 }
 
 /// The file: catalog, pages, structure tree, the font subset and the
