@@ -408,11 +408,17 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
     }
     println!("  books (2009 Kindle edition: about 480 KB):");
     for book in &report.books {
-        println!(
-            "    {:<40} {:>8.1} KB",
-            book.file,
-            book.bytes as f64 / 1000.0
-        );
+        match book.pages {
+            Some(pages) if book.left_out => println!(
+                "    {:<40} {pages:>6} pages: left out (--pdf-budget)",
+                book.file
+            ),
+            _ => println!(
+                "    {:<40} {:>8.1} KB",
+                book.file,
+                book.bytes as f64 / 1000.0
+            ),
+        }
     }
     println!("  steps of the last run (wall, and CPU over all threads):");
     print_steps(&report);
