@@ -44,8 +44,9 @@ pub const FONT: &str = "DejaVuSans.ttf";
 pub struct Drawing<'a> {
     /// The TrueType font file.
     pub font: &'a [u8],
-    /// Each of the edition's images as SVG, in [`Edition::images`] order.
-    pub svgs: Vec<&'a [u8]>,
+    /// Each of the edition's images as SVG, in [`Edition::images`] order;
+    /// `None` for those no screen uses.
+    pub svgs: Vec<Option<&'a [u8]>>,
 }
 
 impl<'a> Drawing<'a> {
@@ -53,11 +54,13 @@ impl<'a> Drawing<'a> {
     pub fn new(book: &Edition, assets: &'a Assets) -> Drawing<'a> {
         Drawing {
             font: assets.get(FONT),
-            svgs: book
-                .images
-                .iter()
-                .map(|n| assets.get(&format!("{n}.svg")))
-                .collect(),
+            svgs: {
+                let used = book.used_images();
+                book.images
+                    .iter()
+                    .map(|n| used.contains(n).then(|| assets.get(&format!("{n}.svg"))))
+                    .collect()
+            },
         }
     }
 }
@@ -416,13 +419,6 @@ pub fn write(book: &Edition, drawing: &Drawing) -> Vec<u8> {
         font: &font,
         pages: &pages,
     };
-    let used: Vec<bool> = {
-        let mut used = vec![false; book.images.len()];
-        for c in book.screens.iter().flat_map(|s| &s.cells) {
-            used[c.image] = true;
-        }
-        used
-    };
 
     let mut laid: Vec<Page> = Vec::with_capacity(book.screens.len() + 1);
     let (runs, links) = layout.opening(book);
@@ -435,7 +431,7 @@ pub fn write(book: &Edition, drawing: &Drawing) -> Vec<u8> {
         })
     });
     laid.extend(screen_pages);
-    assemble(book, drawing, &font, &used, laid)
+    assemble(book, drawing, &font, laid)
 }
 
 /// Page `index`: its `runs` of text, what `cells` draws, its text `links`
@@ -545,13 +541,7 @@ fn draw_cells(
 
 /// The file: catalog, pages, structure tree, the font subset and the
 /// images as form XObjects.
-fn assemble(
-    book: &Edition,
-    drawing: &Drawing,
-    font: &Font,
-    used: &[bool],
-    pages: Vec<Page>,
-) -> Vec<u8> {
+fn assemble(book: &Edition, drawing: &Drawing, font: &Font, pages: Vec<Page>) -> Vec<u8> {
     let mut next = Ref::new(1);
     let mut alloc = || next.bump();
     let catalog = alloc();
@@ -569,11 +559,11 @@ fn assemble(
     // The images, each a form XObject drawn from its SVG.
     let mut images: Vec<Option<Ref>> = vec![None; drawing.svgs.len()];
     let mut svg_chunks = Chunk::new();
+    let svg_options = svg_options(drawing.font);
     for (i, svg) in drawing.svgs.iter().enumerate() {
-        if !used[i] {
-            continue;
-        }
-        let tree = svg_tree(svg, drawing.font);
+        let Some(svg) = svg else { continue };
+        let tree =
+            usvg::Tree::from_data(svg, &svg_options).expect("the SVG was checked when loaded");
         let options = svg2pdf::ConversionOptions {
             embed_text: false,
             ..Default::default()
@@ -705,14 +695,15 @@ fn assemble(
     pdf.finish()
 }
 
-/// An image's SVG as a tree, its text set in the shipped font (the only
-/// one the converter knows, so no system font is ever read).
-fn svg_tree(svg: &[u8], font: &[u8]) -> usvg::Tree {
+/// How a book's SVGs are read: their text set in the shipped font (the
+/// only one the converter knows, so no system font is ever read), loaded
+/// once for all of them.
+fn svg_options(font: &[u8]) -> usvg::Options<'static> {
     let mut options = usvg::Options::default();
     let db = options.fontdb_mut();
     db.load_font_data(font.to_vec());
     db.set_sans_serif_family(FONT_FAMILY);
-    usvg::Tree::from_data(svg, &options).expect("the SVG was checked when loaded")
+    options
 }
 
 /// The shipped font's family name, which SVG text in `sans-serif` maps to.
