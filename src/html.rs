@@ -12,6 +12,10 @@ use crate::markup::{Grid, escape, write_grid};
 use crate::output::OutFile;
 use crate::screen::{CellView, Edition, Link, Screen, Target, page_name, push_page_name};
 
+mod home;
+
+pub use home::{home_markup, home_page};
+
 /// The shared page frame: head, a row of navigation links, then `body`.
 ///
 /// The stylesheet sits beside every page. `head` and `body` are left for the
@@ -181,12 +185,8 @@ fn nav(edition: &Edition, screen: &Screen) -> Vec<(String, &'static str)> {
 /// minify-html leaves them as they are.
 pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
     let mut w = String::with_capacity(1024);
-    w.push_str(
-        "<!doctype html><html lang=en><meta charset=utf-8>\
-<meta content=\"width=device-width\" name=viewport><title>",
-    );
-    escape(&mut w, &screen.title);
-    w.push_str("</title><link href=s.css rel=stylesheet><main><p>");
+    push_head(&mut w, &screen.title, false);
+    w.push_str("<p>");
     // A paragraph's end tag goes: a heading or another paragraph closes it.
     let game = screen.target.game();
     w.push_str("<a href=");
@@ -212,6 +212,21 @@ pub fn page(edition: &Edition, screen: &Screen) -> Vec<u8> {
     grid(&mut w, edition, screen, false);
     w.push_str("</main>");
     w.into_bytes()
+}
+
+/// The start of a minified page, up to its `<main>`: [`layout`]'s head as
+/// minify-html writes it.
+fn push_head(w: &mut String, title: &str, icon: bool) {
+    w.push_str(
+        "<!doctype html><html lang=en><meta charset=utf-8>\
+<meta content=\"width=device-width\" name=viewport><title>",
+    );
+    escape(w, title);
+    w.push_str("</title><link href=s.css rel=stylesheet>");
+    if icon {
+        w.push_str("<link href=favicon.svg rel=icon>");
+    }
+    w.push_str("<main>");
 }
 
 /// An attribute value as minify-html writes it: bare when nothing in it
@@ -264,19 +279,15 @@ pub fn render(edition: &Edition, assets: &Assets) -> Vec<OutFile> {
     files
 }
 
-/// Minifies one page with minify-html's spec-compliant settings.
-pub fn minify(markup: &Markup) -> Vec<u8> {
-    minify_bytes(markup.0.as_bytes())
-}
-
-/// Minifies HTML bytes with minify-html's spec-compliant settings.
-pub fn minify_bytes(html: &[u8]) -> Vec<u8> {
-    minify_html::minify(html, &minify_html::Cfg::new())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What minify-html, with its spec-compliant settings, makes of a
+    /// template: the reference the pages are written to match.
+    fn minify(markup: &Markup) -> Vec<u8> {
+        minify_html::minify(markup.0.as_bytes(), &minify_html::Cfg::new())
+    }
     use crate::games::tictactoe::{Board, Square};
     use crate::graph::StateGraph;
 
@@ -299,6 +310,35 @@ mod tests {
             .unwrap();
         let page = String::from_utf8(page(&edition, screen)).unwrap();
         expect_test::expect_file!["../tests/snapshots/two-player-page.html"].assert_eq(&page);
+    }
+
+    /// The home page, written directly, is what minify-html makes of its
+    /// template, with every edition and book listed.
+    #[test]
+    fn the_home_page_is_its_minified_template() {
+        let solver = crate::solver::Solver::new(StateGraph::<Board>::new());
+        let games = crate::editions::vs_computer::games(&Default::default(), &solver);
+        let hanoi = crate::site::hanoi_solver(4);
+        let editions = crate::site::editions(&solver, &games, &hanoi);
+        let books: Vec<_> = editions
+            .iter()
+            .map(|e| crate::site::BookReport {
+                file: format!("{}/{}.pdf", crate::site::EBOOKS, e.book_stem()),
+                bytes: 1,
+                budget: None,
+                pages: Some(1),
+                left_out: false,
+            })
+            .collect();
+        let page = home_page(&editions, &books);
+        assert_eq!(
+            String::from_utf8_lossy(&page),
+            String::from_utf8_lossy(&minify(&home_markup(&editions, &books)))
+        );
+        let text = String::from_utf8(page).unwrap();
+        for e in &editions {
+            assert!(text.contains(&e.book_stem()), "{}", e.slug);
+        }
     }
 
     /// Every page of every edition, assembled directly, is byte for byte

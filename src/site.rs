@@ -11,8 +11,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use maud::html;
-
 use crate::assets::{AssetError, Assets};
 use crate::ebook;
 use crate::editions::vs_computer::{self, Match};
@@ -21,7 +19,7 @@ use crate::game::Game;
 use crate::games::hanoi::{self, Hanoi};
 use crate::games::tictactoe::{Board, Rules};
 use crate::graph::StateGraph;
-use crate::html::{self, layout, minify};
+use crate::html;
 use crate::output::{self, OutFile, OutputError};
 use crate::screen::Edition;
 use crate::solver::Solver;
@@ -365,64 +363,6 @@ pub fn hanoi_solver(discs: u8) -> Solver<Hanoi> {
     Solver::new(StateGraph::with_rules(hanoi::Rules { discs }))
 }
 
-/// The home page: what this is, how to play, where to start in each
-/// edition, and the books `books` made (a PDF left out is not listed).
-pub fn home_page(editions: &[Edition], books: &[BookReport]) -> Vec<u8> {
-    let made = |e: &Edition, suffix: &str| {
-        let file = format!("{EBOOKS}/{}{suffix}", e.book_stem());
-        books
-            .iter()
-            .any(|b| b.file == file && !b.left_out)
-            .then_some(file)
-    };
-    let (print, screen): (Vec<&Edition>, Vec<&Edition>) =
-        editions.iter().partition(|e| e.print_only);
-    let body = html! {
-        h1 { "Whole games in pages: tic-tac-toe and the Towers of Hanoi" }
-        p { "Every board that can arise in a game of tic-tac-toe, and every position of the Towers of Hanoi, is a page of its own, and every move is a link to the page after it. There is no JavaScript: it plays in any browser, from a web host or straight from disk." }
-        h2 { "How to play tic-tac-toe" }
-        p { "X moves first. Tap an empty square to place your mark; three in a row wins. The back button takes a move back." }
-        @for e in &screen {
-            h2 id=(e.slug) { (e.name) }
-            p { (e.about) }
-            ul { @for (line, target) in &e.contents { li { a href=(html::path(e, *target)) { (line) } } } }
-        }
-        h2 id="ebooks" { "On a Kindle or another e-reader" }
-        p { "The same editions as books, one board per screen. Each needs nothing else installed." }
-        ul {
-            @for e in &screen {
-                @let stem = format!("{EBOOKS}/{}", e.book_stem());
-                li {
-                    (e.name) ": "
-                    a href={ (stem) ".mobi" } { "MOBI" } ", "
-                    a href={ (stem) ".epub" } { "EPUB" } ", "
-                    a href={ (stem) "-kindle.html" } { "single HTML file" }
-                    @if let Some(pdf) = made(e, ".pdf") { ", " a href=(pdf) { "PDF" } }
-                }
-            }
-        }
-        p { b { "Any Kindle, over USB: " } "connect the Kindle, copy the " b { ".mobi" } " file into its " b { "documents" } " folder, eject, and open the book. This works on every Kindle, the first generation included." }
-        p { b { "Send to Kindle: " } "email the " b { ".epub" } " file to your Kindle address, or use the Send to Kindle app." }
-        p { b { "Kobo and other readers: " } "copy the " b { ".epub" } " file onto the reader." }
-        p { "The single HTML file is for converting yourself, with calibre or Kindle Previewer." }
-        h2 id="print" { "On paper, or as a PDF on a tablet" }
-        @for e in &print {
-            @if let Some(pdf) = made(e, ".pdf") {
-                p { a href=(pdf) { b { (e.name) } } ": " (e.about) }
-            }
-        }
-        p { "Every PDF has a board a page, 5.5 by 8.5 inches (half letter, a standard print-on-demand size). Each square you can play prints the number of the page to turn to, and on a screen it is also a link." }
-        p { b { "To print: " } "print double-sided, flipping on the long edge, at actual size. On letter paper, print two pages a sheet and cut the sheets in half; or send the file to a print-on-demand service as a 5.5 by 8.5 inch book." }
-        p { b { "On a tablet or e-ink reader: " } "open the PDF in any reader and tap a square, or turn to the page it names; go back to take a move back." }
-    };
-    minify(&layout(
-        "Tic-tac-toe and the Towers of Hanoi",
-        true,
-        &[],
-        body,
-    ))
-}
-
 /// Runs `f`, noting how long it took under `name`.
 fn timed<T>(timings: &mut Vec<Timing>, step: &str, f: impl FnOnce() -> T) -> T {
     let (start, cpu) = (Instant::now(), process_cpu());
@@ -455,7 +395,7 @@ fn home_files(assets: &Assets, editions: &[Edition], books: &[BookReport]) -> Ve
         .into_iter()
         .map(|name| OutFile::new(name, assets.get(name)))
         .collect();
-    home.push(OutFile::new("index.html", home_page(editions, books)));
+    home.push(OutFile::new("index.html", html::home_page(editions, books)));
     home
 }
 

@@ -1,0 +1,203 @@
+//! The home page: what this is, how to play, where to start in each
+//! edition, and the books.
+//!
+//! Written already minified, like every other page ([`super::page`]): one
+//! writer makes both the full template (every element closed, every value
+//! quoted) and the minified page, so the build needs no minifier; a test
+//! checks that minify-html makes the one of the other.
+
+use maud::PreEscaped;
+
+use super::{attr, layout, path, push_head};
+use crate::markup::escape;
+use crate::screen::Edition;
+use crate::site::{BookReport, EBOOKS};
+
+/// The home page's words and links onto one string, as the template
+/// (`full`) or minified: minified, paragraphs and list items close
+/// themselves and values go bare where they can.
+struct Writer {
+    out: String,
+    full: bool,
+}
+
+impl Writer {
+    fn text(&mut self, text: &str) {
+        escape(&mut self.out, text);
+    }
+
+    fn bold(&mut self, text: &str) {
+        self.out.push_str("<b>");
+        self.text(text);
+        self.out.push_str("</b>");
+    }
+
+    fn link(&mut self, href: &str, words: impl FnOnce(&mut Self)) {
+        self.out.push_str("<a href=");
+        self.value(href);
+        self.out.push('>');
+        words(self);
+        self.out.push_str("</a>");
+    }
+
+    /// An attribute value: always quoted in the template.
+    fn value(&mut self, v: &str) {
+        if self.full {
+            self.out.push('"');
+            escape(&mut self.out, v);
+            self.out.push('"');
+        } else {
+            attr(&mut self.out, v);
+        }
+    }
+
+    /// A heading, `h1` or `h2`, with an `id` if given.
+    fn heading(&mut self, tag: &str, id: Option<&str>, text: &str) {
+        self.out.push('<');
+        self.out.push_str(tag);
+        if let Some(id) = id {
+            self.out.push_str(" id=");
+            self.value(id);
+        }
+        self.out.push('>');
+        self.text(text);
+        self.out.push_str("</");
+        self.out.push_str(tag);
+        self.out.push('>');
+    }
+
+    /// A paragraph; minified, the next block closes it.
+    fn p(&mut self, body: impl FnOnce(&mut Self)) {
+        self.out.push_str("<p>");
+        body(self);
+        if self.full {
+            self.out.push_str("</p>");
+        }
+    }
+
+    /// A list, an item each; minified, the next item closes each.
+    fn ul<T>(&mut self, items: &[T], mut item: impl FnMut(&mut Self, &T)) {
+        self.out.push_str("<ul>");
+        for i in items {
+            self.out.push_str("<li>");
+            item(self, i);
+            if self.full {
+                self.out.push_str("</li>");
+            }
+        }
+        self.out.push_str("</ul>");
+    }
+}
+
+/// The page's title.
+const TITLE: &str = "Tic-tac-toe and the Towers of Hanoi";
+
+/// The body of the home page, as the template or minified.
+fn body(out: String, full: bool, editions: &[Edition], books: &[BookReport]) -> String {
+    let made = |e: &Edition, suffix: &str| {
+        let file = format!("{EBOOKS}/{}{suffix}", e.book_stem());
+        books
+            .iter()
+            .any(|b| b.file == file && !b.left_out)
+            .then_some(file)
+    };
+    let (print, screen): (Vec<&Edition>, Vec<&Edition>) =
+        editions.iter().partition(|e| e.print_only);
+    let mut w = Writer { out, full };
+    w.heading(
+        "h1",
+        None,
+        "Whole games in pages: tic-tac-toe and the Towers of Hanoi",
+    );
+    w.p(|w| w.text("Every board that can arise in a game of tic-tac-toe, and every position of the Towers of Hanoi, is a page of its own, and every move is a link to the page after it. There is no JavaScript: it plays in any browser, from a web host or straight from disk."));
+    w.heading("h2", None, "How to play tic-tac-toe");
+    w.p(|w| w.text("X moves first. Tap an empty square to place your mark; three in a row wins. The back button takes a move back."));
+    for e in &screen {
+        w.heading("h2", Some(e.slug), &e.name);
+        w.p(|w| w.text(e.about));
+        w.ul(&e.contents, |w, (line, target)| {
+            w.link(&path(e, *target), |w| w.text(line));
+        });
+    }
+    w.heading("h2", Some("ebooks"), "On a Kindle or another e-reader");
+    w.p(|w| {
+        w.text(
+            "The same editions as books, one board per screen. Each needs nothing else installed.",
+        )
+    });
+    w.ul(&screen, |w, e| {
+        let stem = format!("{EBOOKS}/{}", e.book_stem());
+        w.text(&e.name);
+        w.text(": ");
+        w.link(&format!("{stem}.mobi"), |w| w.text("MOBI"));
+        w.text(", ");
+        w.link(&format!("{stem}.epub"), |w| w.text("EPUB"));
+        w.text(", ");
+        w.link(&format!("{stem}-kindle.html"), |w| {
+            w.text("single HTML file")
+        });
+        if let Some(pdf) = made(e, ".pdf") {
+            w.text(", ");
+            w.link(&pdf, |w| w.text("PDF"));
+        }
+    });
+    w.p(|w| {
+        w.bold("Any Kindle, over USB: ");
+        w.text("connect the Kindle, copy the ");
+        w.bold(".mobi");
+        w.text(" file into its ");
+        w.bold("documents");
+        w.text(" folder, eject, and open the book. This works on every Kindle, the first generation included.");
+    });
+    w.p(|w| {
+        w.bold("Send to Kindle: ");
+        w.text("email the ");
+        w.bold(".epub");
+        w.text(" file to your Kindle address, or use the Send to Kindle app.");
+    });
+    w.p(|w| {
+        w.bold("Kobo and other readers: ");
+        w.text("copy the ");
+        w.bold(".epub");
+        w.text(" file onto the reader.");
+    });
+    w.p(|w| {
+        w.text("The single HTML file is for converting yourself, with calibre or Kindle Previewer.")
+    });
+    w.heading("h2", Some("print"), "On paper, or as a PDF on a tablet");
+    for e in &print {
+        if let Some(pdf) = made(e, ".pdf") {
+            w.p(|w| {
+                w.link(&pdf, |w| w.bold(&e.name));
+                w.text(": ");
+                w.text(e.about);
+            });
+        }
+    }
+    w.p(|w| w.text("Every PDF has a board a page, 5.5 by 8.5 inches (half letter, a standard print-on-demand size). Each square you can play prints the number of the page to turn to, and on a screen it is also a link."));
+    w.p(|w| {
+        w.bold("To print: ");
+        w.text("print double-sided, flipping on the long edge, at actual size. On letter paper, print two pages a sheet and cut the sheets in half; or send the file to a print-on-demand service as a 5.5 by 8.5 inch book.");
+    });
+    w.p(|w| {
+        w.bold("On a tablet or e-ink reader: ");
+        w.text("open the PDF in any reader and tap a square, or turn to the page it names; go back to take a move back.");
+    });
+    w.out
+}
+
+/// The home page, minified: the editions' starts, and the books `books`
+/// made (a PDF left out is not listed).
+pub fn home_page(editions: &[Edition], books: &[BookReport]) -> Vec<u8> {
+    let mut out = String::with_capacity(8 * 1024);
+    push_head(&mut out, TITLE, true);
+    let mut out = body(out, false, editions, books);
+    out.push_str("</main>");
+    out.into_bytes()
+}
+
+/// The home page's template: what [`home_page`] is the minified form of.
+pub fn home_markup(editions: &[Edition], books: &[BookReport]) -> maud::Markup {
+    let body = body(String::new(), true, editions, books);
+    layout(TITLE, true, &[], PreEscaped(body))
+}
