@@ -348,14 +348,16 @@ pub fn editions(
     games: &[Match<Board>],
     hanoi: &Solver<Hanoi>,
 ) -> Vec<Edition> {
-    vec![
-        two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS)),
-        vs_computer::edition(VS_COMPUTER, solver, games),
-        analysis::edition(ANALYSIS, solver, TWO_PLAYER),
-        two_player::edition(HANOI, hanoi.graph(), Some(HANOI_ANALYSIS)),
-        analysis::edition(HANOI_ANALYSIS, hanoi, HANOI),
-        gamebook::edition(GAMEBOOK, solver),
-    ]
+    let makers: [&(dyn Fn() -> Edition + Sync); 6] = [
+        &|| two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS)),
+        &|| vs_computer::edition(VS_COMPUTER, solver, games),
+        &|| analysis::edition(ANALYSIS, solver, TWO_PLAYER),
+        &|| two_player::edition(HANOI, hanoi.graph(), Some(HANOI_ANALYSIS)),
+        &|| analysis::edition(HANOI_ANALYSIS, hanoi, HANOI),
+        &|| gamebook::edition(GAMEBOOK, solver),
+    ];
+    // Each edition on its own job, on every core.
+    crate::par::map(&makers, |make| make())
 }
 
 /// The Towers of Hanoi of `discs` discs, solved.

@@ -9,7 +9,7 @@
 //! [`shortest_replies`] picks to keep the book short, the same on every
 //! run.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::vs_computer::{Match, Spec};
 use crate::game::{Game, Side};
@@ -33,24 +33,50 @@ fn best_replies<G: Game>(solver: &Solver<G>, after: G) -> Vec<G::Move> {
 /// position the book faces, one of its best replies.
 type Replies<G> = FxHashMap<G, <G as Game>::Move>;
 
-/// The pages of a half from `start` when the book answers with `replies`.
-fn count_pages<G: Game>(start: G, replies: &Replies<G>) -> usize {
-    let mut seen = rustc_hash::FxHashSet::default();
-    seen.insert(start);
-    let mut stack = vec![start];
-    while let Some(p) = stack.pop() {
-        for m in p.moves() {
-            let after = p.play(m).expect("legal");
-            let next = match replies.get(&after) {
-                Some(&r) if !after.is_over() => after.play(r).expect("legal"),
-                _ => after,
-            };
-            if seen.insert(next) {
-                stack.push(next);
-            }
+/// Counts the pages of a half, thousands of times in the search below,
+/// reusing its buffers; and notes the positions the book faces on the
+/// way, since a reply the reader never reaches cannot change the count.
+struct Counter<G> {
+    seen: FxHashSet<G>,
+    stack: Vec<G>,
+    /// The positions the book faced in the last count.
+    faced: FxHashSet<G>,
+}
+
+impl<G: Game> Counter<G> {
+    fn new() -> Self {
+        Counter {
+            seen: FxHashSet::default(),
+            stack: Vec::new(),
+            faced: FxHashSet::default(),
         }
     }
-    seen.len()
+
+    /// The pages of a half from `start` when the book answers with
+    /// `replies`.
+    fn pages(&mut self, start: G, replies: &Replies<G>) -> usize {
+        let Counter { seen, stack, faced } = self;
+        seen.clear();
+        faced.clear();
+        seen.insert(start);
+        stack.push(start);
+        while let Some(p) = stack.pop() {
+            for m in p.moves() {
+                let after = p.play(m).expect("legal");
+                let next = match replies.get(&after) {
+                    Some(&r) if !after.is_over() => {
+                        faced.insert(after);
+                        after.play(r).expect("legal")
+                    }
+                    _ => after,
+                };
+                if seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+        seen.len()
+    }
 }
 
 /// The replies that keep a half from `start` short.
@@ -67,28 +93,37 @@ pub fn shortest_replies<G: Game>(solver: &Solver<G>, start: G) -> Replies<G> {
     let mut replies = Replies::default();
     let mut size = FxHashMap::default();
     tree_size(solver, start, &mut size, &mut replies);
+    // The positions where the book has a choice, in key order, each with
+    // its best replies.
+    let mut choices: Vec<(G, Vec<G::Move>)> = replies
+        .keys()
+        .map(|&after| (after, best_replies(solver, after)))
+        .filter(|(_, best)| best.len() > 1)
+        .collect();
+    choices.sort_by_key(|(p, _)| p.key());
+    let mut counter = Counter::new();
+    let mut pages = counter.pages(start, &replies);
+    // The positions the book faces with the replies as they stand.
+    let mut faced = counter.faced.clone();
     loop {
-        let mut pages = count_pages(start, &replies);
         let mut changed = false;
-        let mut choices: Vec<G> = replies.keys().copied().collect();
-        choices.sort_by_key(|p| p.key());
-        for after in choices {
-            let best = best_replies(solver, after);
-            if best.len() < 2 {
+        for (after, best) in &choices {
+            if !faced.contains(after) {
                 continue;
             }
-            for &r in &best {
-                let kept = replies[&after];
+            for &r in best {
+                let kept = replies[after];
                 if r == kept {
                     continue;
                 }
-                replies.insert(after, r);
-                let n = count_pages(start, &replies);
+                replies.insert(*after, r);
+                let n = counter.pages(start, &replies);
                 if n < pages {
                     pages = n;
                     changed = true;
+                    faced.clone_from(&counter.faced);
                 } else {
-                    replies.insert(after, kept);
+                    replies.insert(*after, kept);
                 }
             }
         }
@@ -219,7 +254,7 @@ mod tests {
                     replies.insert(after, best_replies(&solver, after)[0]);
                 }
             }
-            count_pages(start, &replies)
+            Counter::new().pages(start, &replies)
         };
         let naive = [lowest(halves[0].start), lowest(halves[1].start)];
         // The figures the closing note gives: 223 and 62 pages, against
