@@ -223,21 +223,39 @@ fn marker_text(made: &HashSet<String>) -> String {
     text
 }
 
-/// The key of a path below `root` in a marker's list.
+/// The key of a path below `root` in a marker's list: its path from
+/// `root` (`/`-separated, as Unix writes it), folders ending in `/`.
 fn key(root: &Path, entry: &walkdir::DirEntry) -> String {
     let rel = entry
         .path()
         .strip_prefix(root)
         .expect("walkdir stays below its root");
-    let mut k = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/");
+    let mut k = rel.to_string_lossy().into_owned();
     if entry.file_type().is_dir() {
         k.push('/');
     }
     k
+}
+
+/// The entries of `dir`, sorted by name: the subtrees that the check and
+/// the removal below take one job each, so that both cores work and
+/// folders apart never wait on each other's locks in the kernel.
+fn top_entries(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut tops = fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<io::Result<Vec<_>>>()?;
+    tops.sort();
+    Ok(tops)
+}
+
+/// Walks the subtree at `top` (a path just below a root), contents
+/// first, in name order, never following a symbolic link: not even `top`
+/// itself.
+fn walk_subtree(top: &Path) -> walkdir::WalkDir {
+    walkdir::WalkDir::new(top)
+        .follow_root_links(false)
+        .contents_first(true)
+        .sort_by_file_name()
 }
 
 /// Where `path` really is: absolute, without `.` or `..`, through every
@@ -308,13 +326,18 @@ fn check_contents(out: &Path, new: &HashSet<String>) -> Result<Option<Made>, Out
     let Some(made) = Made::read(out).map_err(io_err(out))? else {
         return Ok(None); // empty, as check_target found
     };
-    for entry in walkdir::WalkDir::new(out).min_depth(1).sort_by_file_name() {
-        let entry = entry.map_err(|e| OutputError::Io(out.to_path_buf(), e.into()))?;
-        let k = key(out, &entry);
-        if k != MARKER && !made.contains(&k, new) {
-            return Err(OutputError::Foreign(entry.into_path()));
+    let tops = top_entries(out).map_err(io_err(out))?;
+    let found = crate::par::map(&tops, |top| {
+        for entry in walk_subtree(top) {
+            let entry = entry.map_err(|e| OutputError::Io(out.to_path_buf(), e.into()))?;
+            let k = key(out, &entry);
+            if k != MARKER && !made.contains(&k, new) {
+                return Err(OutputError::Foreign(entry.into_path()));
+            }
         }
-    }
+        Ok(())
+    });
+    found.into_iter().collect::<Result<(), _>>()?;
     Ok(Some(made))
 }
 
@@ -673,20 +696,39 @@ fn remove_made(dir: &Path, made: &HashSet<String>) {
 /// symbolic links, then the marker and `dir` itself if nothing else is
 /// left. Returns a line for each path that stays.
 fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> Vec<String> {
+    let tops = match top_entries(dir) {
+        Ok(tops) => tops,
+        Err(e) => return vec![format!("cannot read {}: {e}", dir.display())],
+    };
+    let mut left: Vec<String> = crate::par::map(&tops, |top| remove_subtree(dir, top, made, new))
+        .into_iter()
+        .flatten()
+        .collect();
+    if left.is_empty() {
+        // An empty folder that was `--out` has no marker.
+        let marker = match fs::remove_file(dir.join(MARKER)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+        if let Err(e) = marker.and_then(|()| fs::remove_dir(dir)) {
+            left.push(format!("cannot remove {}: {e}", dir.display()));
+        }
+    }
+    left
+}
+
+/// [`remove_made_by`] for the subtree at `top`, just below `root`.
+fn remove_subtree(root: &Path, top: &Path, made: &Made, new: &HashSet<String>) -> Vec<String> {
     let mut left = Vec::new();
-    let walk = walkdir::WalkDir::new(dir)
-        .min_depth(1)
-        .contents_first(true)
-        .sort_by_file_name();
-    for entry in walk {
+    for entry in walk_subtree(top) {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                left.push(format!("cannot read {}: {e}", dir.display()));
+                left.push(format!("cannot read {}: {e}", root.display()));
                 continue;
             }
         };
-        let k = key(dir, &entry);
+        let k = key(root, &entry);
         if k == MARKER {
             continue;
         }
@@ -707,16 +749,6 @@ fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> Vec<String>
             // A folder that still holds a leftover was named already.
             Err(_) if entry.file_type().is_dir() && !left.is_empty() => {}
             Err(e) => left.push(format!("cannot remove {}: {e}", entry.path().display())),
-        }
-    }
-    if left.is_empty() {
-        // An empty folder that was `--out` has no marker.
-        let marker = match fs::remove_file(dir.join(MARKER)) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
-            _ => Ok(()),
-        };
-        if let Err(e) = marker.and_then(|()| fs::remove_dir(dir)) {
-            left.push(format!("cannot remove {}: {e}", dir.display()));
         }
     }
     left

