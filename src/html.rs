@@ -253,12 +253,25 @@ pub fn path(edition: &Edition, target: Target) -> String {
     }
 }
 
+/// Pages made at a time by [`render_in_batches`]: each batch goes out
+/// before the next is made, so an edition's pages are never all in
+/// memory at once.
+const BATCH: usize = 512;
+
 /// Every page of an edition, the stylesheet and square images beside them
-/// in each of its folders, and its other files.
-pub fn render(edition: &Edition, assets: &Assets) -> Vec<OutFile> {
-    let mut files = crate::par::map(&edition.screens, |s| {
-        OutFile::new(path(edition, s.target), page(edition, s))
-    });
+/// in each of its folders, and its other files, handed to `put` a batch at
+/// a time; stops at the first error `put` returns.
+pub fn render_in_batches<E>(
+    edition: &Edition,
+    assets: &Assets,
+    mut put: impl FnMut(Vec<OutFile>) -> Result<(), E>,
+) -> Result<(), E> {
+    for screens in edition.screens.chunks(BATCH) {
+        put(crate::par::map(screens, |s| {
+            OutFile::new(path(edition, s.target), page(edition, s))
+        }))?;
+    }
+    let mut files = Vec::new();
     let mut games: Vec<u16> = edition.screens.iter().map(|s| s.target.game()).collect();
     games.dedup();
     let images = edition.used_images();
@@ -276,7 +289,20 @@ pub fn render(edition: &Edition, assets: &Assets) -> Vec<OutFile> {
             f.bytes.clone(),
         ));
     }
-    files
+    put(files)
+}
+
+/// Every file of [`render_in_batches`], at once.
+pub fn render(edition: &Edition, assets: &Assets) -> Vec<OutFile> {
+    let mut files = Vec::new();
+    let all = render_in_batches(edition, assets, |batch| {
+        files.extend(batch);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    match all {
+        Ok(()) => files,
+        Err(never) => match never {},
+    }
 }
 
 #[cfg(test)]

