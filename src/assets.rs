@@ -9,9 +9,12 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// The font every PDF page's text is set in, as shipped in `static/`.
+pub const FONT: &str = "DejaVuSans.ttf";
+
 /// The files the build needs from `static/` besides the square images:
 /// the stylesheet, the favicon, the books' cover and the PDFs' font.
-pub const OTHERS: [&str; 4] = ["s.css", "favicon.svg", "cover.gif", crate::ebook::pdf::FONT];
+pub const OTHERS: [&str; 4] = ["s.css", "favicon.svg", "cover.gif", FONT];
 
 /// Whether the build uses `name` itself: one of the cell `images` (`.svg`
 /// for the web, `.gif` for the books; redraw them with `cargo xtask

@@ -24,7 +24,7 @@ use pdf_writer::{Chunk, Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, Text
 use rustc_hash::FxHashMap;
 
 use super::{caption, deflate, intro};
-use crate::assets::Assets;
+use crate::assets::{Assets, FONT};
 use crate::screen::{Edition, Screen, Target};
 
 /// The page's width and height in points (5.5 x 8.5 inches).
@@ -35,9 +35,6 @@ const MARGIN: f32 = 36.0;
 
 /// The widest a cell is drawn, in points (an inch and a half).
 const MAX_CELL: f32 = 108.0;
-
-/// The font every page's text is set in, as shipped in `static/`.
-pub const FONT: &str = "DejaVuSans.ttf";
 
 /// What a book in this format is drawn with: the shipped font, and the
 /// SVG of each image the edition's cells can show, by image index.

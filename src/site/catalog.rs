@@ -1,0 +1,65 @@
+//! The one list of what the site holds: the games, their editions and
+//! slugs, the images `static/` must hold, and the books' folder. A new
+//! game or edition is added here.
+
+use crate::editions::vs_computer::{self, Match};
+use crate::editions::{analysis, gamebook, two_player};
+use crate::game::Game;
+use crate::games::hanoi::{self, Hanoi};
+use crate::games::tictactoe::Board;
+use crate::graph::StateGraph;
+use crate::screen::Edition;
+use crate::solver::Solver;
+
+/// The folder of the books.
+pub const EBOOKS: &str = "ebooks";
+
+/// The two-player edition's slug: its web folder and its books' names.
+pub const TWO_PLAYER: &str = "two-player";
+
+/// The games against the computer's slug: a folder per game inside.
+pub const VS_COMPUTER: &str = "vs-computer";
+
+/// The analysis edition's slug.
+pub const ANALYSIS: &str = "analysis";
+
+/// The Towers of Hanoi's slug.
+pub const HANOI: &str = "hanoi";
+
+/// The Towers of Hanoi analysed: its slug.
+pub const HANOI_ANALYSIS: &str = "hanoi-analysis";
+
+/// The print gamebook's slug: its PDF is `ebooks/tictactoe-gamebook.pdf`.
+pub const GAMEBOOK: &str = "gamebook";
+
+/// The images every game of the site draws its cells with: what
+/// `static/` must hold, as `.svg` and `.gif`.
+pub fn images() -> Vec<&'static str> {
+    [<Board as Game>::IMAGES, <Hanoi as Game>::IMAGES].concat()
+}
+
+/// The editions, in the order the home page and the book list show them.
+/// Adding an edition is a module that makes an [`Edition`] and a line here;
+/// the slugs are named here, so editions that link to each other are told
+/// where the other is.
+pub fn editions(
+    solver: &Solver<Board>,
+    games: &[Match<Board>],
+    hanoi: &Solver<Hanoi>,
+) -> Vec<Edition> {
+    let makers: [&(dyn Fn() -> Edition + Sync); 6] = [
+        &|| two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS)),
+        &|| vs_computer::edition(VS_COMPUTER, solver, games),
+        &|| analysis::edition(ANALYSIS, solver, TWO_PLAYER),
+        &|| two_player::edition(HANOI, hanoi.graph(), Some(HANOI_ANALYSIS)),
+        &|| analysis::edition(HANOI_ANALYSIS, hanoi, HANOI),
+        &|| gamebook::edition(GAMEBOOK, solver),
+    ];
+    // Each edition on its own job, on every core.
+    crate::par::map(&makers, |make| make())
+}
+
+/// The Towers of Hanoi of `discs` discs, solved.
+pub fn hanoi_solver(discs: u8) -> Solver<Hanoi> {
+    Solver::new(StateGraph::with_rules(hanoi::Rules { discs }))
+}

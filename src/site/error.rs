@@ -1,0 +1,72 @@
+//! Why a build failed: one value a cause, each displayed as one line.
+
+use std::fmt;
+
+use crate::assets::AssetError;
+use crate::output::OutputError;
+
+/// Why a build failed.
+#[derive(Debug)]
+pub enum BuildError {
+    /// `static/` is missing or incomplete.
+    Assets(AssetError),
+    /// The output could not be written.
+    Output(OutputError),
+    /// A file in `static/` would be copied over a file the build makes.
+    StaticClash(String),
+    /// `--static` and `--out` overlap: why, in words.
+    Overlap(String),
+    /// A book came out larger than its budget.
+    OverBudget {
+        /// The book's path in the site.
+        file: String,
+        /// Its size.
+        bytes: usize,
+        /// The limit.
+        budget: usize,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Assets(e) => e.fmt(f),
+            BuildError::Output(e) => e.fmt(f),
+            BuildError::Overlap(why) => f.write_str(why),
+            BuildError::StaticClash(path) => write!(
+                f,
+                "static/{path} has the name of a file the build makes; rename or remove it"
+            ),
+            BuildError::OverBudget {
+                file,
+                bytes,
+                budget,
+            } => write!(
+                f,
+                "{file} is {bytes} bytes, {} bytes ({:.1}%) over its budget of {budget} bytes \
+                 (raise it with --{}-budget, in KB)",
+                bytes - budget,
+                (bytes - budget) as f64 * 100.0 / *budget as f64,
+                if file.ends_with(".epub") {
+                    "epub"
+                } else {
+                    "mobi"
+                },
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl From<AssetError> for BuildError {
+    fn from(e: AssetError) -> Self {
+        BuildError::Assets(e)
+    }
+}
+
+impl From<OutputError> for BuildError {
+    fn from(e: OutputError) -> Self {
+        BuildError::Output(e)
+    }
+}
