@@ -16,12 +16,15 @@
 //!   the folder until it has swapped; a second build waits for it.
 
 use std::collections::HashSet;
+
+use rustc_hash::FxHashMap;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::fs;
 use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A file to write: its path relative to the output folder, `/`-separated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -378,6 +381,11 @@ pub struct Staging {
 struct Progress {
     /// Every path listed, folders ending in `/`.
     made: HashSet<String>,
+    /// Each folder made, open, by its path in the staging folder (`""`
+    /// for the staging folder itself): files are created relative to
+    /// their folder (`openat`), so the kernel looks up one name a file,
+    /// not the whole path.
+    folders: FxHashMap<String, Arc<OwnedFd>>,
     /// The marker, open at its end, once the folder is there.
     marker: Option<fs::File>,
 }
@@ -397,6 +405,7 @@ impl Staging {
             lock: None,
             progress: Mutex::new(Progress {
                 made: HashSet::new(),
+                folders: FxHashMap::default(),
                 marker: None,
             }),
             warnings: Vec::new(),
@@ -422,7 +431,10 @@ impl Staging {
             format!("{MARKER_TEXT}{LIST_HEADER}").as_bytes(),
         )
         .map_err(io_err(&marker_path))?;
-        staging.progress.get_mut().expect("not shared yet").marker = Some(marker);
+        let root = open_folder(&staging.dir).map_err(io_err(&staging.dir))?;
+        let progress = staging.progress.get_mut().expect("not shared yet");
+        progress.marker = Some(marker);
+        progress.folders.insert(String::new(), Arc::new(root));
         Ok(staging)
     }
 
@@ -465,6 +477,8 @@ impl Staging {
         for d in dirs {
             let path = self.dir.join(d);
             fs::create_dir(&path).map_err(io_err(&path))?;
+            let folder = open_folder(&path).map_err(io_err(&path))?;
+            progress.folders.insert(d.to_string(), Arc::new(folder));
         }
         Ok(())
     }
@@ -472,9 +486,18 @@ impl Staging {
     /// Writes `files` into the new output; any thread may call it.
     pub fn write(&self, files: &[OutFile]) -> Result<(), OutputError> {
         self.claim(files.iter().map(|f| f.path.as_str()))?;
-        crate::par::map(files, |f| {
-            let path = self.dir.join(&f.path);
-            fs::write(&path, &f.bytes).map_err(io_err(&path))
+        // Each file's folder and name, the folders taken out of the lock
+        // before the writing starts (a writer may itself wait on it).
+        let folders: Vec<Arc<OwnedFd>> = {
+            let progress = self.progress.lock().expect("a writer panicked");
+            files
+                .iter()
+                .map(|f| Arc::clone(&progress.folders[split(f).0]))
+                .collect()
+        };
+        let jobs: Vec<(&OutFile, &Arc<OwnedFd>)> = files.iter().zip(&folders).collect();
+        crate::par::map(&jobs, |(f, folder)| {
+            create_in(folder, split(f).1, &f.bytes).map_err(io_err(&self.dir.join(&f.path)))
         })
         .into_iter()
         .collect()
@@ -752,6 +775,39 @@ fn remove_subtree(root: &Path, top: &Path, made: &Made, new: &HashSet<String>) -
         }
     }
     left
+}
+
+/// A file's folder and name, as [`Progress::folders`] keys them.
+fn split(f: &OutFile) -> (&str, &str) {
+    f.path.rsplit_once('/').unwrap_or(("", &f.path))
+}
+
+/// Opens the folder at `path` for [`create_in`], never through a
+/// symbolic link.
+fn open_folder(path: &Path) -> io::Result<OwnedFd> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let folder = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
+        .open(path)?;
+    Ok(folder.into())
+}
+
+/// Creates the file `name` in `folder` holding `bytes`; fails if it is
+/// there already. Permissions as `fs::write` gives them (0666 less the
+/// umask).
+fn create_in(folder: &OwnedFd, name: &str, bytes: &[u8]) -> io::Result<()> {
+    let name = std::ffi::CString::new(name)?;
+    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    // SAFETY: `name` is a valid NUL-terminated string and `folder` an open
+    // folder, both alive for the call; a new descriptor is owned below.
+    let fd = unsafe { libc::openat(folder.as_raw_fd(), name.as_ptr(), flags, 0o666) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and nothing else owns it.
+    let mut file = unsafe { fs::File::from_raw_fd(fd) };
+    io::Write::write_all(&mut file, bytes)
 }
 
 /// Copies `from` to a new file `to` without reading it into memory: a
