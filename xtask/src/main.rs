@@ -34,7 +34,22 @@ fn parse() -> Result<Cli, ExitCode> {
     })
 }
 
+/// Hands every buffer of a megabyte or more (a book, a single-file
+/// edition) back to the system as soon as it is freed. By default glibc
+/// raises that threshold each time such a buffer is freed, so later books
+/// come from the heap and stay resident after they are written: 60 MB at
+/// the peak of a default build instead of 56, for 1% of its time.
+fn return_large_buffers() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets an allocator parameter, before any thread
+    // starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
 fn main() -> ExitCode {
+    return_large_buffers();
     let cli = match parse() {
         Ok(cli) => cli,
         Err(code) => return code,
