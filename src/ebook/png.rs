@@ -2,6 +2,11 @@
 //! every Kindle shows, but a palette PNG of the same pixels is a half to a
 //! third of the size, and EPUB readers all show PNG.
 //!
+//! Our own writer, not the `png` crate (which the build compiles anyway,
+//! under resvg): its palette PNGs of the 34 squares and the cover, at its
+//! best compression and filter, take 12,058 bytes against these 11,964,
+//! since these are deflated by libdeflate like the rest of the EPUB.
+//!
 //! Invariant: the PNG has exactly the GIF's first frame's pixels and
 //! palette; no clock or text chunks, so it is byte-identical every time.
 

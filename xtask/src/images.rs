@@ -1,52 +1,68 @@
-//! Draws the e-reader square images (`static/*.gif`) and the cover: two
-//! colours, no transparency, sized to read well and be easy to tap on a
-//! 6-inch 600x800 e-ink screen at their natural size. The web squares of
-//! the marks are the hand-written SVGs beside them, drawn to the same
-//! proportions; the analysis squares (a verdict on an empty square) are
-//! drawn here in both forms, with the verdict in words, so it reads in
-//! grayscale and without colour.
+//! Draws every picture of the books once, as SVG, and renders the
+//! e-reader rasters (`static/*.gif`, two colours, no transparency) from
+//! those SVGs with resvg, at the size the books show them: sharp and easy
+//! to tap on a 6-inch 600x800 e-ink screen. The marks' SVGs are written by
+//! hand (`static/{e,x,o,xw,ow}.svg`); the analysis squares, the Towers of
+//! Hanoi's cells and the cover are written here. Nothing sets a pixel by
+//! hand: text is set in the shipped DejaVu Sans, and a pixel is black
+//! where the rendered picture is darker than middle grey, so the rasters
+//! read in grayscale as the SVGs do in colour.
 
 use std::path::Path;
 
 use anyhow::Context as _;
+use resvg::{tiny_skia, usvg};
 
 /// Side of a square image, in pixels: three make a 480-pixel board, which
 /// fits the first Kindles' 600x800 screen (about 520 pixels usable) with
 /// its heading and caption, sharp at 167 ppi.
-const SIDE: usize = 160;
+const SIDE: u32 = 160;
 
-#[derive(Clone, Copy, PartialEq)]
-enum Mark {
-    Empty,
-    X,
-    O,
+/// The marks' squares, drawn by hand in `static/`: empty, X, O, and the
+/// winning line's X and O.
+const MARKS: [&str; 5] = ["e", "x", "o", "xw", "ow"];
+
+/// How SVGs are read: `sans-serif` is the shipped DejaVu Sans, the only
+/// font loaded, so no system font ever changes a picture.
+fn svg_options(font: Vec<u8>) -> usvg::Options<'static> {
+    let mut options = usvg::Options::default();
+    let db = options.fontdb_mut();
+    db.load_font_data(font);
+    db.set_sans_serif_family("DejaVu Sans");
+    options
 }
 
-/// Whether pixel (px, py) of a square is dark. Proportions follow the SVGs
-/// (a 100-unit square): border 3, X from 27 to 73 with stroke 11, O radius
-/// 25 with stroke 11; a winning square is inverted.
-fn dark(mark: Mark, winning: bool, px: usize, py: usize) -> bool {
-    let u = |p: usize| (p as f64 + 0.5) * 100.0 / SIDE as f64;
-    let (x, y) = (u(px), u(py));
-    if x < 3.0 || y < 3.0 || x > 97.0 || y > 97.0 {
-        return true;
-    }
-    let on_mark = match mark {
-        Mark::Empty => false,
-        Mark::X => {
-            let seg = |ax: f64, ay: f64, bx: f64, by: f64| {
-                let (dx, dy) = (bx - ax, by - ay);
-                let t = (((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
-                ((x - ax - t * dx).powi(2) + (y - ay - t * dy).powi(2)).sqrt()
-            };
-            seg(27.0, 27.0, 73.0, 73.0).min(seg(73.0, 27.0, 27.0, 73.0)) <= 5.5
-        }
-        Mark::O => (((x - 50.0).powi(2) + (y - 50.0).powi(2)).sqrt() - 25.0).abs() <= 5.5,
-    };
-    on_mark != winning
+/// `svg` rendered at `width` by `height` pixels on white, as palette
+/// indices: 1 (black) where darker than middle grey, else 0 (white).
+fn rasterize(
+    svg: &str,
+    width: u32,
+    height: u32,
+    options: &usvg::Options,
+) -> anyhow::Result<Vec<u8>> {
+    let tree = usvg::Tree::from_str(svg, options).context("a picture's SVG does not parse")?;
+    let mut pixmap = tiny_skia::Pixmap::new(width, height).context("an empty picture")?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    let size = tree.size();
+    let transform = tiny_skia::Transform::from_scale(
+        width as f32 / size.width(),
+        height as f32 / size.height(),
+    );
+    resvg::render(&tree, transform, &mut pixmap.as_mut());
+    Ok(pixmap
+        .pixels()
+        .iter()
+        .map(|p| {
+            // Premultiplied over white, and opaque: the channels are the
+            // colour. Rec. 601 luma, in 0..255.
+            let luma =
+                299 * u32::from(p.red()) + 587 * u32::from(p.green()) + 114 * u32::from(p.blue());
+            u8::from(luma < 128 * 1000)
+        })
+        .collect())
 }
 
-fn write_gif(path: &Path, width: usize, height: usize, pixels: &[u8]) -> anyhow::Result<()> {
+fn write_gif(path: &Path, width: u32, height: u32, pixels: &[u8]) -> anyhow::Result<()> {
     let mut bytes = Vec::new();
     {
         let palette = [0xff, 0xff, 0xff, 0x00, 0x00, 0x00];
@@ -60,35 +76,6 @@ fn write_gif(path: &Path, width: usize, height: usize, pixels: &[u8]) -> anyhow:
         enc.write_frame(&frame)?;
     }
     std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
-}
-
-fn square(mark: Mark, winning: bool) -> Vec<u8> {
-    let mut px = vec![0u8; SIDE * SIDE];
-    for y in 0..SIDE {
-        for x in 0..SIDE {
-            px[y * SIDE + x] = u8::from(dark(mark, winning, x, y));
-        }
-    }
-    px
-}
-
-/// A 5x7 bitmap font: the letters and digits the verdicts need.
-fn glyph(c: char) -> [u8; 7] {
-    match c {
-        'W' => [17, 17, 17, 21, 21, 21, 10],
-        'I' => [14, 4, 4, 4, 4, 4, 14],
-        'N' => [17, 25, 21, 19, 17, 17, 17],
-        'D' => [30, 17, 17, 17, 17, 17, 30],
-        'R' => [30, 17, 17, 30, 20, 18, 17],
-        'A' => [14, 17, 17, 31, 17, 17, 17],
-        'L' => [16, 16, 16, 16, 16, 16, 31],
-        'O' => [14, 17, 17, 17, 17, 17, 14],
-        'S' => [15, 16, 16, 14, 1, 1, 30],
-        '1' => [4, 12, 4, 4, 4, 4, 14],
-        '2' => [14, 17, 1, 2, 4, 8, 31],
-        '3' => [30, 1, 1, 14, 1, 1, 30],
-        _ => [0; 7],
-    }
 }
 
 /// What an analysis square says: "WIN 2", "DRAW" or "LOSS 1".
@@ -126,52 +113,9 @@ fn words(kind: Kind, n: u8) -> String {
     }
 }
 
-/// Pixels of an analysis square. A win is inverted (white words on
-/// black), a draw plain, a loss hatched behind a white band; the best moves
-/// carry a second frame. The words sit in the middle, 3 pixels a dot.
-fn verdict_square(kind: Kind, n: u8, best: bool) -> Vec<u8> {
-    const DOT: usize = 3;
-    let text: Vec<char> = words(kind, n).chars().collect();
-    let (tw, th) = (text.len() * 6 * DOT - DOT, 7 * DOT);
-    let (tx, ty) = ((SIDE - tw) / 2, (SIDE - th) / 2);
-    let mut px = vec![0u8; SIDE * SIDE];
-    for y in 0..SIDE {
-        for x in 0..SIDE {
-            let u = |p: usize| (p as f64 + 0.5) * 100.0 / SIDE as f64;
-            let (ux, uy) = (u(x), u(y));
-            let edge = ux.min(uy).min(100.0 - ux).min(100.0 - uy);
-            let border = edge < 3.0;
-            // A white gap inside the border keeps dark squares apart.
-            let gap = edge < 5.0;
-            let ring = best && (9.0..14.0).contains(&edge);
-            let in_band = y + 14 >= ty && y < ty + th + 14;
-            let background = match kind {
-                Kind::Win => true,
-                Kind::Draw => false,
-                Kind::Loss => !in_band && y % 12 < 3,
-            };
-            let ink = !matches!(kind, Kind::Win);
-            let on_text = y >= ty && y < ty + th && x >= tx && x < tx + tw && {
-                let (cx, cy) = ((x - tx) / DOT, (y - ty) / DOT);
-                let (i, col) = (cx / 6, cx % 6);
-                col < 5 && glyph(text[i])[cy] & (16 >> col) != 0
-            };
-            let dark = if border {
-                true
-            } else if gap {
-                false
-            } else if on_text || ring {
-                ink
-            } else {
-                background
-            };
-            px[y * SIDE + x] = u8::from(dark);
-        }
-    }
-    px
-}
-
-/// The web form of an analysis square, drawn to the same plan as the GIF.
+/// An analysis square: a win is dark (white words on green), a draw
+/// plain, a loss hatched behind a white band; the best moves carry a
+/// second frame; the words say the verdict, so it reads without colour.
 fn verdict_svg(kind: Kind, n: u8, best: bool) -> String {
     let (fill, ink) = match kind {
         Kind::Win => ("#1b5e20", "#fff"),
@@ -235,31 +179,10 @@ fn half_width(k: u8) -> f64 {
     5.0 + 6.0 * f64::from(k)
 }
 
-/// Whether pixel (px, py) of a Hanoi cell is dark: a peg is a bar 8 units
-/// wide down the middle, a disc a bar 44 units high across it (filled on
-/// a peg, outlined when lifted, so it reads in grayscale); cells have no
-/// border, so a peg's levels join into one peg.
-fn tower_dark(t: Tower, px: usize, py: usize) -> bool {
-    let u = |p: usize| (p as f64 + 0.5) * 100.0 / SIDE as f64;
-    let (x, y) = (u(px), u(py));
-    let peg = (x - 50.0).abs() <= 4.0;
-    let disc = |k: u8| (x - 50.0).abs() <= half_width(k) && (28.0..=72.0).contains(&y);
-    let edge =
-        |k: u8| disc(k) && ((x - 50.0).abs() > half_width(k) - 5.0 || !(33.0..=67.0).contains(&y));
-    match t {
-        Tower::Air { best } => {
-            best && {
-                let e = x.min(y).min(100.0 - x).min(100.0 - y);
-                (3.0..9.0).contains(&e)
-            }
-        }
-        Tower::Peg => peg,
-        Tower::Disc(k) => peg || disc(k),
-        Tower::Lifted(k) => edge(k),
-    }
-}
-
-/// The web form of a Hanoi cell, drawn to the same plan as the GIF.
+/// A Hanoi cell: a peg is a bar 8 units wide down the middle, a disc a
+/// bar 44 units high across it (filled on a peg, outlined when lifted, so
+/// it reads in grayscale); cells have no border, so a peg's levels join
+/// into one peg.
 fn tower_svg(t: Tower) -> String {
     let mut svg = String::from(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\">",
@@ -293,69 +216,68 @@ fn tower_svg(t: Tower) -> String {
     svg + "</svg>\n"
 }
 
-/// Writes the squares (and the analysis squares' SVGs) and the cover into
-/// `dir`.
+/// The cover: a won board, centred on a 600x800 page, drawn from the
+/// marks' own SVGs (`marks` gives each by name).
+fn cover_svg(marks: &dyn Fn(&str) -> String) -> String {
+    let (w, h) = (600, 800);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
+    );
+    let board = ["xw", "o", "e", "o", "xw", "e", "e", "e", "xw"];
+    let side = SIDE as usize;
+    let (left, top) = ((w - 3 * side) / 2, (h - 3 * side) / 2);
+    for (i, name) in board.iter().enumerate() {
+        let (x, y) = (left + (i % 3) * side, top + (i / 3) * side);
+        // Each square's own SVG, nested at its place and size.
+        let square = marks(name);
+        let inner = square
+            .split_once('>')
+            .and_then(|(_, rest)| rest.trim_end().strip_suffix("</svg>"))
+            .unwrap_or_default();
+        svg += &format!(
+            "<svg x=\"{x}\" y=\"{y}\" width=\"{side}\" height=\"{side}\" viewBox=\"0 0 100 100\">{inner}</svg>"
+        );
+    }
+    svg + "</svg>\n"
+}
+
+/// Writes into `dir` the analysis squares' and the Hanoi cells' SVGs, and
+/// every GIF the books use, each rendered from its SVG; the hand-drawn
+/// marks and the font are read from `static/` in the repository.
 pub fn draw(dir: &Path) -> anyhow::Result<()> {
+    let source = crate::flags::repo_root().join("static");
+    let read = |name: &str| {
+        let path = source.join(name);
+        std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))
+    };
+    let options = svg_options(read("DejaVuSans.ttf")?);
+    let mut pictures: Vec<(String, String)> = Vec::new();
     for (name, kind, n, best) in verdicts() {
-        write_gif(
-            &dir.join(format!("{name}.gif")),
-            SIDE,
-            SIDE,
-            &verdict_square(kind, n, best),
-        )?;
-        let svg = dir.join(format!("{name}.svg"));
-        std::fs::write(&svg, verdict_svg(kind, n, best))
-            .with_context(|| format!("cannot write {}", svg.display()))?;
+        pictures.push((name, verdict_svg(kind, n, best)));
     }
     for (name, t) in towers() {
-        let mut px = vec![0u8; SIDE * SIDE];
-        for y in 0..SIDE {
-            for x in 0..SIDE {
-                px[y * SIDE + x] = u8::from(tower_dark(t, x, y));
-            }
-        }
-        write_gif(&dir.join(format!("{name}.gif")), SIDE, SIDE, &px)?;
-        let svg = dir.join(format!("{name}.svg"));
-        std::fs::write(&svg, tower_svg(t))
-            .with_context(|| format!("cannot write {}", svg.display()))?;
+        pictures.push((name, tower_svg(t)));
     }
-    let squares = [
-        ("e", Mark::Empty, false),
-        ("x", Mark::X, false),
-        ("o", Mark::O, false),
-        ("xw", Mark::X, true),
-        ("ow", Mark::O, true),
-    ];
-    for (name, mark, winning) in squares {
-        write_gif(
-            &dir.join(format!("{name}.gif")),
-            SIDE,
-            SIDE,
-            &square(mark, winning),
-        )?;
+    for (name, svg) in &pictures {
+        let path = dir.join(format!("{name}.svg"));
+        std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    // The cover: a won board, centred on a 600x800 page.
-    let (w, h) = (600, 800);
-    let mut cover = vec![0u8; w * h];
-    let board = [
-        (Mark::X, true),
-        (Mark::O, false),
-        (Mark::Empty, false),
-        (Mark::O, false),
-        (Mark::X, true),
-        (Mark::Empty, false),
-        (Mark::Empty, false),
-        (Mark::Empty, false),
-        (Mark::X, true),
-    ];
-    let (left, top) = ((w - 3 * SIDE) / 2, (h - 3 * SIDE) / 2);
-    for (i, &(mark, winning)) in board.iter().enumerate() {
-        let sq = square(mark, winning);
-        let (ox, oy) = (left + (i % 3) * SIDE, top + (i / 3) * SIDE);
-        for y in 0..SIDE {
-            cover[(oy + y) * w + ox..(oy + y) * w + ox + SIDE]
-                .copy_from_slice(&sq[y * SIDE..(y + 1) * SIDE]);
-        }
+    let mut marks = Vec::new();
+    for name in MARKS {
+        let svg = String::from_utf8(read(&format!("{name}.svg"))?)?;
+        marks.push((name.to_string(), svg));
     }
-    write_gif(&dir.join("cover.gif"), w, h, &cover)
+    let mark = |name: &str| {
+        marks
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, svg)| svg.clone())
+            .unwrap_or_default()
+    };
+    for (name, svg) in pictures.iter().chain(&marks) {
+        let pixels = rasterize(svg, SIDE, SIDE, &options)?;
+        write_gif(&dir.join(format!("{name}.gif")), SIDE, SIDE, &pixels)?;
+    }
+    let cover = rasterize(&cover_svg(&mark), 600, 800, &options)?;
+    write_gif(&dir.join("cover.gif"), 600, 800, &cover)
 }
