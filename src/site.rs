@@ -13,9 +13,10 @@ mod options;
 mod report;
 mod sink;
 
+pub use crate::ebook::EBOOKS;
 pub use catalog::{
-    ANALYSIS, EBOOKS, GAMEBOOK, HANOI, HANOI_ANALYSIS, TWO_PLAYER, VS_COMPUTER, editions,
-    hanoi_solver, images,
+    ANALYSIS, GAMEBOOK, HANOI, HANOI_ANALYSIS, TWO_PLAYER, VS_COMPUTER, editions, hanoi_solver,
+    images,
 };
 pub use error::BuildError;
 pub use options::{Budgets, Options, PDF_PAGES};
@@ -44,7 +45,12 @@ fn home_files(assets: &Assets, editions: &[Edition], books: &[BookReport]) -> Ve
         .into_iter()
         .map(|name| OutFile::new(name, assets.get(name)))
         .collect();
-    home.push(OutFile::new("index.html", html::home_page(editions, books)));
+    let made: Vec<&str> = books
+        .iter()
+        .filter(|b| !b.left_out)
+        .map(|b| b.file.as_str())
+        .collect();
+    home.push(OutFile::new("index.html", html::home_page(editions, &made)));
     home
 }
 

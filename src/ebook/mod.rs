@@ -17,6 +17,9 @@ pub mod png;
 use crate::assets::Assets;
 use crate::screen::{Edition, Screen};
 
+/// The folder of the books in the site.
+pub const EBOOKS: &str = "ebooks";
+
 /// The author named in every book's metadata.
 pub const AUTHOR: &str = "tictactoe-book";
 

@@ -9,9 +9,9 @@
 use maud::PreEscaped;
 
 use super::{attr, layout, path, push_head};
+use crate::ebook::EBOOKS;
 use crate::markup::escape;
 use crate::screen::Edition;
-use crate::site::{BookReport, EBOOKS};
 
 /// The home page's words and links onto one string, as the template
 /// (`full`) or minified: minified, paragraphs and list items close
@@ -93,13 +93,10 @@ impl Writer {
 const TITLE: &str = "Tic-tac-toe and the Towers of Hanoi";
 
 /// The body of the home page, as the template or minified.
-fn body(out: String, full: bool, editions: &[Edition], books: &[BookReport]) -> String {
+fn body(out: String, full: bool, editions: &[Edition], books: &[&str]) -> String {
     let made = |e: &Edition, suffix: &str| {
         let file = format!("{EBOOKS}/{}{suffix}", e.book_stem());
-        books
-            .iter()
-            .any(|b| b.file == file && !b.left_out)
-            .then_some(file)
+        books.contains(&file.as_str()).then_some(file)
     };
     let (print, screen): (Vec<&Edition>, Vec<&Edition>) =
         editions.iter().partition(|e| e.print_only);
@@ -187,8 +184,8 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[BookReport]) -> 
 }
 
 /// The home page, minified: the editions' starts, and the books `books`
-/// made (a PDF left out is not listed).
-pub fn home_page(editions: &[Edition], books: &[BookReport]) -> Vec<u8> {
+/// made, by their paths in the site (a PDF left out is not listed).
+pub fn home_page(editions: &[Edition], books: &[&str]) -> Vec<u8> {
     let mut out = String::with_capacity(8 * 1024);
     push_head(&mut out, TITLE, true);
     let mut out = body(out, false, editions, books);
@@ -197,7 +194,7 @@ pub fn home_page(editions: &[Edition], books: &[BookReport]) -> Vec<u8> {
 }
 
 /// The home page's template: what [`home_page`] is the minified form of.
-pub fn home_markup(editions: &[Edition], books: &[BookReport]) -> maud::Markup {
+pub fn home_markup(editions: &[Edition], books: &[&str]) -> maud::Markup {
     let body = body(String::new(), true, editions, books);
     layout(TITLE, true, &[], PreEscaped(body))
 }

@@ -11,9 +11,6 @@ use crate::graph::StateGraph;
 use crate::screen::Edition;
 use crate::solver::Solver;
 
-/// The folder of the books.
-pub const EBOOKS: &str = "ebooks";
-
 /// The two-player edition's slug: its web folder and its books' names.
 pub const TWO_PLAYER: &str = "two-player";
 

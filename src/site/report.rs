@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::catalog::EBOOKS;
+use crate::ebook::EBOOKS;
 use crate::output::OutFile;
 
 /// Pages and bytes of one part of the site.
