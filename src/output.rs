@@ -15,16 +15,25 @@
 //!   (`flock`) on `.<name>.lock` beside the output from before it looks at
 //!   the folder until it has swapped; a second build waits for it.
 
-use std::collections::HashSet;
+mod copy;
+mod marker;
+mod remove;
 
-use rustc_hash::FxHashMap;
-use std::ffi::{OsStr, OsString};
+use std::collections::HashSet;
+use std::ffi::OsString;
 use std::fmt;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+use rustc_hash::FxHashMap;
+
+use copy::copy_file;
+pub use marker::MARKER;
+use marker::{LIST_HEADER, MARKER_TEXT, Made, key, marker_text};
+use remove::{remove_made, remove_made_by, sweep_stale_staging, top_entries, walk_subtree};
 
 /// A file to write: its path relative to the output folder, `/`-separated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,14 +53,6 @@ impl OutFile {
         }
     }
 }
-
-/// The file that marks a folder as this tool's output. Its first line says
-/// so; the lines after [`LIST_HEADER`] name every file and folder (folders
-/// end in `/`) that the build made, and so may be deleted by the next one.
-pub const MARKER: &str = ".tictactoe-book";
-const MARKER_TEXT: &str = "Made by tictactoe-book: `cargo xtask build-site` may delete the paths \
-listed below, and nothing else, when it replaces this folder.\n";
-const LIST_HEADER: &str = "made:\n";
 
 /// Why the output could not be written.
 #[derive(Debug)]
@@ -154,48 +155,6 @@ impl Place {
     }
 }
 
-/// What a folder's marker says the tool made there.
-enum Made {
-    /// The listed paths.
-    Listed(HashSet<String>),
-    /// A marker from before the list was kept (that version replaced the
-    /// whole folder): the paths the new build writes count as made, and
-    /// anything inside a top-level folder that it writes (an old game's
-    /// pages); nothing else, so a `CNAME` or a `blog/` stays foreign.
-    Unlisted,
-}
-
-impl Made {
-    /// Reads `dir`'s marker; `None` when it has none (or it is not a plain
-    /// file).
-    fn read(dir: &Path) -> io::Result<Option<Made>> {
-        let marker = dir.join(MARKER);
-        match fs::symlink_metadata(&marker) {
-            Ok(m) if m.is_file() => {}
-            Ok(_) => return Ok(None),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e),
-        }
-        let text = fs::read_to_string(&marker)?;
-        Ok(Some(match text.split_once(LIST_HEADER) {
-            Some((_, list)) => Made::Listed(list.lines().map(str::to_string).collect()),
-            None => Made::Unlisted,
-        }))
-    }
-
-    fn contains(&self, key: &str, new: &HashSet<String>) -> bool {
-        match self {
-            Made::Listed(paths) => paths.contains(key),
-            Made::Unlisted => {
-                new.contains(key)
-                    || key
-                        .split_once('/')
-                        .is_some_and(|(top, _)| new.contains(&format!("{top}/")))
-            }
-        }
-    }
-}
-
 /// Every file and folder that writing `files` makes, folders ending in `/`.
 #[cfg(test)]
 fn made_paths(files: &[OutFile]) -> HashSet<String> {
@@ -211,54 +170,6 @@ fn made_paths(files: &[OutFile]) -> HashSet<String> {
         paths.insert(f.path.clone());
     }
     paths
-}
-
-/// The marker's text for a folder holding `files`, in sorted order so it is
-/// the same on every machine.
-fn marker_text(made: &HashSet<String>) -> String {
-    let mut list: Vec<&String> = made.iter().collect();
-    list.sort();
-    let mut text = format!("{MARKER_TEXT}{LIST_HEADER}");
-    for p in list {
-        text.push_str(p);
-        text.push('\n');
-    }
-    text
-}
-
-/// The key of a path below `root` in a marker's list: its path from
-/// `root` (`/`-separated, as Unix writes it), folders ending in `/`.
-fn key(root: &Path, entry: &walkdir::DirEntry) -> String {
-    let rel = entry
-        .path()
-        .strip_prefix(root)
-        .expect("walkdir stays below its root");
-    let mut k = rel.to_string_lossy().into_owned();
-    if entry.file_type().is_dir() {
-        k.push('/');
-    }
-    k
-}
-
-/// The entries of `dir`, sorted by name: the subtrees that the check and
-/// the removal below take one job each, so that both cores work and
-/// folders apart never wait on each other's locks in the kernel.
-fn top_entries(dir: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut tops = fs::read_dir(dir)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<io::Result<Vec<_>>>()?;
-    tops.sort();
-    Ok(tops)
-}
-
-/// Walks the subtree at `top` (a path just below a root), contents
-/// first, in name order, never following a symbolic link: not even `top`
-/// itself.
-fn walk_subtree(top: &Path) -> walkdir::WalkDir {
-    walkdir::WalkDir::new(top)
-        .follow_root_links(false)
-        .contents_first(true)
-        .sort_by_file_name()
 }
 
 /// Where `path` really is: absolute, without `.` or `..`, through every
@@ -415,7 +326,8 @@ impl Staging {
         let lock = open_lock(&lock_path).map_err(io_err(&lock_path))?;
         lock.lock().map_err(io_err(&lock_path))?;
         staging.lock = Some(lock);
-        staging.warnings = sweep_stale_staging(&staging.place);
+        staging.warnings =
+            sweep_stale_staging(&staging.place.parent, &staging.place.staging_prefix());
         let dir = make_staging(&staging.place).map_err(io_err(&staging.place.parent))?;
         staging.dir = dir;
         let marker_path = staging.dir.join(MARKER);
@@ -641,142 +553,6 @@ fn make_staging(place: &Place) -> io::Result<PathBuf> {
     unreachable!("u32 names run out")
 }
 
-/// The process id in a staging folder's name, if the rest of the name is
-/// `<prefix><pid>` or `<prefix><pid>-<n>` (digits only).
-fn staging_owner(name: &OsStr, prefix: &str) -> Option<u32> {
-    let rest = name.to_str()?.strip_prefix(prefix)?;
-    let (pid, n) = rest.split_once('-').unwrap_or((rest, "0"));
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    (digits(pid) && digits(n)).then(|| pid.parse().ok())?
-}
-
-/// Whether process `pid` is gone.
-fn is_gone(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return true;
-    };
-    // SAFETY: signal 0 only asks whether the process exists.
-    let rc = unsafe { libc::kill(pid, 0) };
-    rc != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
-}
-
-/// Removes staging folders (and old outputs waiting for deletion) left by
-/// builds that were killed: only real folders with our name pattern and
-/// marker, whose process is gone. Called under the lock, so no live build
-/// into the same output has one.
-fn sweep_stale_staging(place: &Place) -> Vec<String> {
-    let prefix = place.staging_prefix();
-    let Ok(entries) = fs::read_dir(&place.parent) else {
-        return Vec::new();
-    };
-    let mut warnings = Vec::new();
-    for entry in entries.flatten() {
-        let Some(pid) = staging_owner(&entry.file_name(), &prefix) else {
-            continue;
-        };
-        let is_real_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-        if !is_real_dir || !is_gone(pid) {
-            continue;
-        }
-        match Made::read(&entry.path()) {
-            // A staging folder's marker is always a list: no new paths
-            // are needed to read it.
-            Ok(Some(made)) => {
-                warnings.extend(remove_made_by(&entry.path(), &made, &HashSet::new()))
-            }
-            // Killed between making the folder and writing all of its
-            // marker: nothing else of ours can be inside yet. An empty
-            // folder, or one holding only the start of our marker, goes.
-            _ => remove_unmarked(&entry.path()),
-        }
-    }
-    warnings
-}
-
-/// Removes a staging folder that a killed build left before its marker
-/// was whole: only if it holds nothing, or nothing but a marker file.
-fn remove_unmarked(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
-    let only_marker = names.len() == 1
-        && names[0] == MARKER
-        && fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|m| m.is_file());
-    if only_marker {
-        let _ = fs::remove_file(dir.join(MARKER));
-    }
-    // Fails, leaving it, unless the folder is empty now.
-    let _ = fs::remove_dir(dir);
-}
-
-/// Deletes a folder this build made, listed by `made`.
-fn remove_made(dir: &Path, made: &HashSet<String>) {
-    let _ = remove_made_by(dir, &Made::Listed(made.clone()), made);
-}
-
-/// Deletes what `made` lists below `dir`, deepest first, without following
-/// symbolic links, then the marker and `dir` itself if nothing else is
-/// left. Returns a line for each path that stays.
-fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> Vec<String> {
-    let tops = match top_entries(dir) {
-        Ok(tops) => tops,
-        Err(e) => return vec![format!("cannot read {}: {e}", dir.display())],
-    };
-    let mut left: Vec<String> = crate::par::map(&tops, |top| remove_subtree(dir, top, made, new))
-        .into_iter()
-        .flatten()
-        .collect();
-    if left.is_empty() {
-        // An empty folder that was `--out` has no marker.
-        let marker = match fs::remove_file(dir.join(MARKER)) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
-            _ => Ok(()),
-        };
-        if let Err(e) = marker.and_then(|()| fs::remove_dir(dir)) {
-            left.push(format!("cannot remove {}: {e}", dir.display()));
-        }
-    }
-    left
-}
-
-/// [`remove_made_by`] for the subtree at `top`, just below `root`.
-fn remove_subtree(root: &Path, top: &Path, made: &Made, new: &HashSet<String>) -> Vec<String> {
-    let mut left = Vec::new();
-    for entry in walk_subtree(top) {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                left.push(format!("cannot read {}: {e}", root.display()));
-                continue;
-            }
-        };
-        let k = key(root, &entry);
-        if k == MARKER {
-            continue;
-        }
-        if !made.contains(&k, new) {
-            left.push(format!(
-                "kept {}: not made by this tool",
-                entry.path().display()
-            ));
-            continue;
-        }
-        let removed = if entry.file_type().is_dir() {
-            fs::remove_dir(entry.path())
-        } else {
-            fs::remove_file(entry.path())
-        };
-        match removed {
-            Ok(()) => {}
-            // A folder that still holds a leftover was named already.
-            Err(_) if entry.file_type().is_dir() && !left.is_empty() => {}
-            Err(e) => left.push(format!("cannot remove {}: {e}", entry.path().display())),
-        }
-    }
-    left
-}
-
 /// A file's folder and name, as [`Progress::folders`] keys them.
 fn split(f: &OutFile) -> (&str, &str) {
     f.path.rsplit_once('/').unwrap_or(("", &f.path))
@@ -808,90 +584,6 @@ fn create_in(folder: &OwnedFd, name: &str, bytes: &[u8]) -> io::Result<()> {
     // SAFETY: `fd` was just opened and nothing else owns it.
     let mut file = unsafe { fs::File::from_raw_fd(fd) };
     io::Write::write_all(&mut file, bytes)
-}
-
-/// Copies `from` to a new file `to` without reading it into memory: a
-/// reflink (`FICLONE`) where the file system shares blocks, otherwise each
-/// run of data (`SEEK_DATA`/`SEEK_HOLE`) by `copy_file_range` or, where
-/// that is refused, through a small buffer; holes stay holes.
-fn copy_file(from: &Path, to: &Path) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
-    let src = fs::File::open(from)?;
-    let dst = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(to)?;
-    // SAFETY: both descriptors are open files for the whole call.
-    if unsafe { libc::ioctl(dst.as_raw_fd(), libc::FICLONE, src.as_raw_fd()) } == 0 {
-        return Ok(());
-    }
-    let len = src.metadata()?.len();
-    let seek = |at: u64, whence| {
-        // SAFETY: lseek on an open descriptor; an error is returned as -1.
-        let r = unsafe { libc::lseek(src.as_raw_fd(), at as libc::off_t, whence) };
-        if r < 0 {
-            Err(io::Error::last_os_error())
-        } else {
-            Ok(r as u64)
-        }
-    };
-    let mut at = 0;
-    while at < len {
-        let start = match seek(at, libc::SEEK_DATA) {
-            Ok(start) => start,
-            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => break, // only a hole left
-            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => at,   // no hole support
-            Err(e) => return Err(e),
-        };
-        let end = seek(start, libc::SEEK_HOLE).unwrap_or(len).min(len);
-        copy_range(&src, &dst, start, end)?;
-        at = end;
-    }
-    dst.set_len(len)
-}
-
-/// Copies bytes `start..end` of `src` to the same place in `dst`.
-fn copy_range(src: &fs::File, dst: &fs::File, start: u64, end: u64) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::FileExt;
-    let mut at = start;
-    while at < end {
-        let (mut off_in, mut off_out) = (at as libc::loff_t, at as libc::loff_t);
-        let want = usize::try_from(end - at).unwrap_or(usize::MAX).min(1 << 30);
-        // SAFETY: both descriptors are open, the offsets are ours.
-        let n = unsafe {
-            libc::copy_file_range(
-                src.as_raw_fd(),
-                &mut off_in,
-                dst.as_raw_fd(),
-                &mut off_out,
-                want,
-                0,
-            )
-        };
-        match n {
-            n if n > 0 => at += n as u64,
-            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
-            _ => {
-                let e = io::Error::last_os_error();
-                if !matches!(
-                    e.raw_os_error(),
-                    Some(libc::EXDEV | libc::ENOSYS | libc::EINVAL | libc::EOPNOTSUPP)
-                ) {
-                    return Err(e);
-                }
-                // Through a buffer, a piece at a time.
-                let mut buf = vec![0; 1 << 16];
-                while at < end {
-                    let take = buf.len().min((end - at) as usize);
-                    src.read_exact_at(&mut buf[..take], at)?;
-                    dst.write_all_at(&buf[..take], at)?;
-                    at += take as u64;
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Puts the finished `staging` folder at `out` in one step. Returns where
@@ -948,7 +640,9 @@ fn exchange(_: &Path, _: &Path) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::remove::staging_owner;
     use super::*;
+    use std::ffi::OsStr;
 
     fn files(text: &str) -> Vec<OutFile> {
         vec![

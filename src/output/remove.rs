@@ -1,0 +1,167 @@
+//! Deleting what the tool made, and only that: an old output after the
+//! swap, a failed build's staging folder, and what killed builds left.
+//! Nothing here follows a symbolic link.
+
+use std::collections::HashSet;
+use std::ffi::OsStr;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::marker::{MARKER, Made, key};
+
+/// The entries of `dir`, sorted by name: the subtrees that the check and
+/// the removal below take one job each, so that both cores work and
+/// folders apart never wait on each other's locks in the kernel.
+pub(super) fn top_entries(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut tops = fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<io::Result<Vec<_>>>()?;
+    tops.sort();
+    Ok(tops)
+}
+
+/// Walks the subtree at `top` (a path just below a root), contents
+/// first, in name order, never following a symbolic link: not even `top`
+/// itself.
+pub(super) fn walk_subtree(top: &Path) -> walkdir::WalkDir {
+    walkdir::WalkDir::new(top)
+        .follow_root_links(false)
+        .contents_first(true)
+        .sort_by_file_name()
+}
+
+/// The process id in a staging folder's name, if the rest of the name is
+/// `<prefix><pid>` or `<prefix><pid>-<n>` (digits only).
+pub(super) fn staging_owner(name: &OsStr, prefix: &str) -> Option<u32> {
+    let rest = name.to_str()?.strip_prefix(prefix)?;
+    let (pid, n) = rest.split_once('-').unwrap_or((rest, "0"));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n)).then(|| pid.parse().ok())?
+}
+
+/// Whether process `pid` is gone.
+fn is_gone(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    // SAFETY: signal 0 only asks whether the process exists.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
+
+/// Removes staging folders (and old outputs waiting for deletion) left by
+/// builds that were killed: only real folders with our name pattern and
+/// marker, whose process is gone. Called under the lock, so no live build
+/// into the same output has one.
+pub(super) fn sweep_stale_staging(parent: &Path, prefix: &str) -> Vec<String> {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return Vec::new();
+    };
+    let mut warnings = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = staging_owner(&entry.file_name(), prefix) else {
+            continue;
+        };
+        let is_real_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if !is_real_dir || !is_gone(pid) {
+            continue;
+        }
+        match Made::read(&entry.path()) {
+            // A staging folder's marker is always a list: no new paths
+            // are needed to read it.
+            Ok(Some(made)) => {
+                warnings.extend(remove_made_by(&entry.path(), &made, &HashSet::new()))
+            }
+            // Killed between making the folder and writing all of its
+            // marker: nothing else of ours can be inside yet. An empty
+            // folder, or one holding only the start of our marker, goes.
+            _ => remove_unmarked(&entry.path()),
+        }
+    }
+    warnings
+}
+
+/// Removes a staging folder that a killed build left before its marker
+/// was whole: only if it holds nothing, or nothing but a marker file.
+fn remove_unmarked(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
+    let only_marker = names.len() == 1
+        && names[0] == MARKER
+        && fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|m| m.is_file());
+    if only_marker {
+        let _ = fs::remove_file(dir.join(MARKER));
+    }
+    // Fails, leaving it, unless the folder is empty now.
+    let _ = fs::remove_dir(dir);
+}
+
+/// Deletes a folder this build made, listed by `made`.
+pub(super) fn remove_made(dir: &Path, made: &HashSet<String>) {
+    let _ = remove_made_by(dir, &Made::Listed(made.clone()), made);
+}
+
+/// Deletes what `made` lists below `dir`, deepest first, without following
+/// symbolic links, then the marker and `dir` itself if nothing else is
+/// left. Returns a line for each path that stays.
+pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> Vec<String> {
+    let tops = match top_entries(dir) {
+        Ok(tops) => tops,
+        Err(e) => return vec![format!("cannot read {}: {e}", dir.display())],
+    };
+    let mut left: Vec<String> = crate::par::map(&tops, |top| remove_subtree(dir, top, made, new))
+        .into_iter()
+        .flatten()
+        .collect();
+    if left.is_empty() {
+        // An empty folder that was `--out` has no marker.
+        let marker = match fs::remove_file(dir.join(MARKER)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+        if let Err(e) = marker.and_then(|()| fs::remove_dir(dir)) {
+            left.push(format!("cannot remove {}: {e}", dir.display()));
+        }
+    }
+    left
+}
+
+/// [`remove_made_by`] for the subtree at `top`, just below `root`.
+fn remove_subtree(root: &Path, top: &Path, made: &Made, new: &HashSet<String>) -> Vec<String> {
+    let mut left = Vec::new();
+    for entry in walk_subtree(top) {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                left.push(format!("cannot read {}: {e}", root.display()));
+                continue;
+            }
+        };
+        let k = key(root, &entry);
+        if k == MARKER {
+            continue;
+        }
+        if !made.contains(&k, new) {
+            left.push(format!(
+                "kept {}: not made by this tool",
+                entry.path().display()
+            ));
+            continue;
+        }
+        let removed = if entry.file_type().is_dir() {
+            fs::remove_dir(entry.path())
+        } else {
+            fs::remove_file(entry.path())
+        };
+        match removed {
+            Ok(()) => {}
+            // A folder that still holds a leftover was named already.
+            Err(_) if entry.file_type().is_dir() && !left.is_empty() => {}
+            Err(e) => left.push(format!("cannot remove {}: {e}", entry.path().display())),
+        }
+    }
+    left
+}
