@@ -106,8 +106,17 @@ pub struct Texts {
     pub title: &'static str,
     /// The first word of its books' file names: `tictactoe`.
     pub stem: &'static str,
-    /// The rules, the first paragraph of every book's opening page.
+    /// The rules, the first paragraph of every book's opening page and
+    /// the game's "How to play" on the home page.
     pub rules: &'static str,
+    /// What the play edition is, for the home page and its books.
+    pub play_about: &'static str,
+    /// The words of the play edition's start link.
+    pub play_start: &'static str,
+    /// What the analysis edition shows, in the game's own words.
+    pub analysis_about: &'static str,
+    /// The words of the analysis edition's start link.
+    pub analysis_start: &'static str,
 }
 
 /// A game whose every reachable position is a page: a two-player game or

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use rustc_hash::FxHashMap;
 
-use crate::game::{Game, Note};
+use crate::game::{Game, Note, Texts};
 use crate::output::OutFile;
 
 /// The one function that names a page: a position's key in lower-case
@@ -221,10 +221,9 @@ pub struct Edition {
     pub name: String,
     /// The books' title.
     pub title: String,
-    /// The game's rules, the first paragraph of a book's opening page.
-    pub rules: &'static str,
-    /// The game's part of the books' file names: `tictactoe`.
-    pub game: &'static str,
+    /// The game's words: its title, the stem of its books' names, its
+    /// rules.
+    pub texts: Texts,
     /// The images cells can show, as the game lists them.
     pub images: &'static [&'static str],
     /// What it is, for the home page and the book's opening page.
@@ -251,7 +250,7 @@ impl Edition {
 
     /// The stem of the books' file names: `tictactoe-two-player`.
     pub fn book_stem(&self) -> String {
-        format!("{}-{}", self.game, self.slug)
+        format!("{}-{}", self.texts.stem, self.slug)
     }
 
     /// The name of a cell's image, without extension.
@@ -330,8 +329,7 @@ impl Edition {
             slug: self.slug,
             name: self.name.clone(),
             title: self.title.clone(),
-            rules: self.rules,
-            game: self.game,
+            texts: self.texts,
             images: self.images,
             about: self.about,
             contents: self

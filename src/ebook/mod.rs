@@ -29,7 +29,7 @@ pub const COVER: &str = "cover";
 /// The paragraphs of a book's opening page, before its contents: the
 /// game's rules, then what the edition is.
 pub fn intro(edition: &Edition) -> [&'static str; 2] {
-    [edition.rules, edition.about]
+    [edition.texts.rules, edition.about]
 }
 
 /// The text under a book's grid: the heading and each line, joined.

@@ -213,14 +213,11 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
             "Analysis".to_string()
         },
         title: format!("{} Analysed", G::TEXTS.title),
-        rules: G::TEXTS.rules,
-        game: G::TEXTS.stem,
+        texts: G::TEXTS,
         images: G::IMAGES,
-        about: "Every empty square says what that move is worth to the player making it, \
-with best play from both sides: win in N, draw or loss in N, where N counts the winner's \
-moves. The best moves are framed.",
+        about: G::TEXTS.analysis_about,
         contents: vec![(
-            "Start from the empty board".to_string(),
+            G::TEXTS.analysis_start.to_string(),
             Target::page(solver.graph().root().key()),
         )],
         screens: crate::par::map(&solver.graph().breadth_first(), |&b| {

@@ -207,8 +207,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>) -> Edition {
         slug,
         name: "Gamebook: you against a perfect computer".to_string(),
         title: format!("{} Gamebook", G::TEXTS.title),
-        rules: G::TEXTS.rules,
-        game: G::TEXTS.stem,
+        texts: G::TEXTS,
         images: G::IMAGES,
         about: "Play on paper: each page is a board you face. Choose an empty square and turn \
 to the page printed in it; there you find your move and the book's reply. On a screen, the \

@@ -40,30 +40,19 @@ pub fn edition<G: Game>(
     analysis: Option<&'static str>,
 ) -> Edition {
     let start = graph.root();
-    let (name, title, about, first) = if G::PLAYERS == 1 {
-        (
-            G::TEXTS.title,
-            G::TEXTS.title.to_string(),
-            "Solve it yourself: every position is a page, and every move a link.",
-            "Start the puzzle",
-        )
+    let (name, title) = if G::PLAYERS == 1 {
+        (G::TEXTS.title, G::TEXTS.title.to_string())
     } else {
-        (
-            "Two players",
-            format!("{} for Two Players", G::TEXTS.title),
-            "Play with a friend: take turns with the same screen.",
-            "Start a game",
-        )
+        ("Two players", format!("{} for Two Players", G::TEXTS.title))
     };
     Edition {
         slug,
         name: name.to_string(),
         title,
-        rules: G::TEXTS.rules,
-        game: G::TEXTS.stem,
+        texts: G::TEXTS,
         images: G::IMAGES,
-        about,
-        contents: vec![(first.to_string(), Target::page(start.key()))],
+        about: G::TEXTS.play_about,
+        contents: vec![(G::TEXTS.play_start.to_string(), Target::page(start.key()))],
         screens: crate::par::map(&graph.breadth_first(), |&b| {
             let depth = graph.depth(b).expect("a position of the graph");
             screen(start, b, depth, analysis)

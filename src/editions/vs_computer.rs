@@ -263,8 +263,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, games: &[Match<G
         slug,
         name: "Against the computer".to_string(),
         title: format!("{} against the Computer", G::TEXTS.title),
-        rules: G::TEXTS.rules,
-        game: G::TEXTS.stem,
+        texts: G::TEXTS,
         images: G::IMAGES,
         about: "The computer's replies were decided when this was made, so even this game is \
 only links. Easy games can be won; a perfect computer never loses.",

@@ -201,6 +201,25 @@ impl Hanoi {
     }
 }
 
+/// A peg's discs in words, top first: "empty", "disc 1", "discs 1, 2
+/// and 4"; `stack` is bottom first, discs numbered from 0.
+fn push_discs(out: &mut String, stack: &[u8]) {
+    let numbers: Vec<String> = stack.iter().rev().map(|d| (d + 1).to_string()).collect();
+    match numbers.as_slice() {
+        [] => out.push_str("empty"),
+        [one] => {
+            out.push_str("disc ");
+            out.push_str(one);
+        }
+        [rest @ .., last] => {
+            out.push_str("discs ");
+            out.push_str(&rest.join(", "));
+            out.push_str(" and ");
+            out.push_str(last);
+        }
+    }
+}
+
 impl Game for Hanoi {
     /// The peg selected.
     type Move = u8;
@@ -221,6 +240,12 @@ impl Game for Hanoi {
         rules: "Move every disc from the left peg to the right peg, one at a time, never a \
 larger disc on a smaller one. Select a peg to lift its top disc, then select the peg to put \
 it on. To take a move back, go back.",
+        play_about: "Solve it yourself: every position is a page, and every move a link.",
+        play_start: "Start the puzzle",
+        analysis_about: "The heading gives the fewest moves left, and each peg says how \
+many moves are left after selecting it. The best pegs are framed: follow them and the puzzle \
+is solved in the fewest moves, 2^N - 1 for N discs.",
+        analysis_start: "Start the puzzle",
     };
 
     fn start(rules: Rules) -> Hanoi {
@@ -327,10 +352,37 @@ it on. To take a move back, go back.",
         }
     }
 
+    /// The position in words, so a screen reader and the history list
+    /// say it: the lifted disc first, then each peg's discs, top first.
     fn push_title(self, out: &mut String) {
-        out.push_str(&self.heading());
-        out.push_str(": ");
-        out.push_str(&self.text());
+        use std::fmt::Write as _;
+        let start = out.len();
+        if self.is_solved() {
+            out.push_str("Solved: every disc on the right peg");
+        } else {
+            if let Some(from) = self.lifted() {
+                let disc = self.top(from).expect("a lifted disc") + 1;
+                let _ = write!(
+                    out,
+                    "Disc {disc} lifted from the {}; ",
+                    PEGS[usize::from(from)]
+                );
+            }
+            for peg in 0..3u8 {
+                if peg > 0 {
+                    out.push_str("; ");
+                }
+                let mut stack = self.stack(peg);
+                if self.lifted() == Some(peg) {
+                    stack.pop();
+                }
+                out.push_str(PEGS[usize::from(peg)]);
+                out.push_str(": ");
+                push_discs(out, &stack);
+            }
+        }
+        // A title starts with a capital: "Left peg: ...".
+        out[start..start + 1].make_ascii_uppercase();
         out.push_str(" - The Towers of Hanoi");
     }
 
@@ -487,5 +539,49 @@ mod tests {
         let (_, drop) = p.face(2).action.unwrap();
         assert_eq!(drop, "above the right peg: nothing; drop the disc here");
         assert_eq!(p.text(), "3^1//2");
+        let mut title = String::new();
+        p.push_title(&mut title);
+        assert_eq!(
+            title,
+            "Disc 1 lifted from the left peg; left peg: disc 3; middle peg: empty; \
+right peg: disc 2 - The Towers of Hanoi"
+        );
+    }
+
+    /// The home page and the books speak of the puzzle in its own words:
+    /// nothing of squares, marks, wins or draws.
+    #[test]
+    fn the_words_are_the_puzzles() {
+        let t = Hanoi::TEXTS;
+        for words in [
+            t.rules,
+            t.play_about,
+            t.play_start,
+            t.analysis_about,
+            t.analysis_start,
+        ] {
+            let lower = words.to_lowercase();
+            for other in ["square", "mark", "win", "draw", "board"] {
+                assert!(!lower.contains(other), "{other}: {words}");
+            }
+        }
+    }
+
+    #[test]
+    fn titles_are_words_and_tell_positions_apart() {
+        let graph = StateGraph::<Hanoi>::with_rules(Rules { discs: 4 });
+        let mut seen = std::collections::HashSet::new();
+        for &p in graph.boards() {
+            let mut title = String::new();
+            p.push_title(&mut title);
+            assert!(!title.contains('/') && !title.contains('^'), "{title}");
+            assert!(seen.insert(title.clone()), "{title} twice");
+        }
+        let mut title = String::new();
+        Hanoi::start(Rules { discs: 4 }).push_title(&mut title);
+        assert_eq!(
+            title,
+            "Left peg: discs 1, 2, 3 and 4; middle peg: empty; right peg: empty - The Towers of Hanoi"
+        );
     }
 }

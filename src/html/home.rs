@@ -10,6 +10,7 @@ use maud::PreEscaped;
 
 use super::{attr, layout, path, push_head};
 use crate::ebook::EBOOKS;
+use crate::game::Texts;
 use crate::markup::escape;
 use crate::screen::Edition;
 
@@ -107,8 +108,17 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str]) -> String
         "Whole games in pages: tic-tac-toe and the Towers of Hanoi",
     );
     w.p(|w| w.text("Every board that can arise in a game of tic-tac-toe, and every position of the Towers of Hanoi, is a page of its own, and every move is a link to the page after it. There is no JavaScript: it plays in any browser, from a web host or straight from disk."));
-    w.heading("h2", None, "How to play tic-tac-toe");
-    w.p(|w| w.text("X moves first. Tap an empty square to place your mark; three in a row wins. The back button takes a move back."));
+    // Each game's rules, once, in the order its editions come.
+    let mut games: Vec<&Texts> = Vec::new();
+    for e in &screen {
+        if !games.iter().any(|t| t.stem == e.texts.stem) {
+            games.push(&e.texts);
+        }
+    }
+    for texts in games {
+        w.heading("h2", None, &format!("{}: how to play", texts.title));
+        w.p(|w| w.text(texts.rules));
+    }
     for e in &screen {
         w.heading("h2", Some(e.slug), &e.name);
         w.p(|w| w.text(e.about));

@@ -86,6 +86,7 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
     let img = Selector::parse("table img").unwrap();
     let h1 = Selector::parse("h1").unwrap();
     let nav = Selector::parse("main > p a").unwrap();
+    let title = Selector::parse("title").unwrap();
     let start = Hanoi::start(Rules { discs });
     for (edition, is_analysis) in [(&play, false), (&analysed, true)] {
         let files: BTreeMap<String, Vec<u8>> = crate::common::walk(&built().join(edition.slug))
@@ -110,6 +111,8 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                 let peg = (i % 3) as u8;
                 let src = im.value().attr("src").unwrap();
                 let alt = im.value().attr("alt").unwrap();
+                // Words, never the key notation of `Hanoi::text`.
+                assert!(!alt.contains('/') && !alt.contains('^'), "{path}: {alt}");
                 let mut want = Hanoi::IMAGES[p.face(i).image];
                 let count = p.play(peg).ok().map(|_| after(p, peg, &dist));
                 if is_analysis && i < 3 && want == "ha" && count.is_some() && count == best {
@@ -144,6 +147,14 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                 assert_eq!(on_pegs, 0, "{path}");
             }
             let heading: String = doc.select(&h1).next().unwrap().text().collect();
+            let words: String = doc.select(&title).next().unwrap().text().collect();
+            let mut want = String::new();
+            p.push_title(&mut want);
+            assert_eq!(words, want, "{path}");
+            assert!(
+                !words.contains('/') && !words.contains('^'),
+                "{path}: {words}"
+            );
             let text: String = doc.root_element().text().collect();
             if p.is_solved() {
                 solved_pages += 1;

@@ -90,6 +90,12 @@ impl Game for Board {
         title: "Tic-Tac-Toe",
         stem: "tictactoe",
         rules: RULES,
+        play_about: "Play with a friend: take turns with the same screen.",
+        play_start: "Start a game",
+        analysis_about: "Every empty square says what that move is worth to the player \
+making it, with best play from both sides: win in N, draw or loss in N, where N counts the \
+winner's moves. The best moves are framed.",
+        analysis_start: "Start from the empty board",
     };
 
     fn start(rules: Rules) -> Board {
