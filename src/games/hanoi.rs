@@ -220,6 +220,33 @@ fn push_discs(out: &mut String, stack: &[u8]) {
     }
 }
 
+impl Hanoi {
+    /// What selecting `peg` says: the peg's discs, top first, and what the
+    /// selection does: "left peg: discs 2, 3 and 4; lift disc 2".
+    fn choice_label(self, peg: u8) -> String {
+        let mut stack = self.stack(peg);
+        let lifted = self
+            .lifted()
+            .map(|from| self.top(from).expect("a lifted disc") + 1);
+        if self.lifted() == Some(peg) {
+            stack.pop();
+        }
+        let mut out = format!("{}: ", PEGS[usize::from(peg)]);
+        push_discs(&mut out, &stack);
+        match (self.lifted(), lifted) {
+            (Some(from), Some(d)) if from == peg => {
+                out.push_str(&format!("; disc {d} lifted above it; put disc {d} back"));
+            }
+            (Some(_), Some(d)) => out.push_str(&format!("; put disc {d} here")),
+            _ => {
+                let top = self.top(peg).expect("a peg that can be chosen has a disc") + 1;
+                out.push_str(&format!("; lift disc {top}"));
+            }
+        }
+        out
+    }
+}
+
 impl Game for Hanoi {
     /// The peg selected.
     type Move = u8;
@@ -307,14 +334,12 @@ is solved in the fewest moves, 2^N - 1 for N discs.",
             Some((d, false)) => format!("{name}: disc {}", d + 1),
             Some((d, true)) => format!("above the {name}: disc {}, lifted", d + 1),
         };
-        let action = self.play(peg).ok().map(|_| {
-            let does = match self.lifted() {
-                None => format!("lift disc {}", self.top(peg).expect("a disc") + 1),
-                Some(from) if from == peg => "put the disc back".to_string(),
-                Some(_) => "drop the disc here".to_string(),
-            };
-            (peg, Cow::Owned(format!("{label}; {does}")))
-        });
+        // One choice a peg: the air above it, labelled with the whole peg
+        // and what selecting it does; the levels below are only seen.
+        let action = (index < 3)
+            .then(|| self.play(peg).ok())
+            .flatten()
+            .map(|_| (peg, Cow::Owned(self.choice_label(peg))));
         Face {
             image,
             label: Cow::Owned(label),
@@ -534,10 +559,15 @@ mod tests {
         let (_, put_back) = p.face(0).action.unwrap();
         assert_eq!(
             put_back,
-            "above the left peg: disc 1, lifted; put the disc back"
+            "left peg: disc 3; disc 1 lifted above it; put disc 1 back"
         );
         let (_, drop) = p.face(2).action.unwrap();
-        assert_eq!(drop, "above the right peg: nothing; drop the disc here");
+        assert_eq!(drop, "right peg: disc 2; put disc 1 here");
+        // One choice a peg: only the air above it links.
+        assert!((3..12).all(|i| p.face(i).action.is_none()));
+        let whole = Hanoi::start(Rules { discs: 4 });
+        let (_, lift) = whole.face(0).action.unwrap();
+        assert_eq!(lift, "left peg: discs 1, 2, 3 and 4; lift disc 1");
         assert_eq!(p.text(), "3^1//2");
         let mut title = String::new();
         p.push_title(&mut title);

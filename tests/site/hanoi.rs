@@ -107,6 +107,7 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
             let imgs: Vec<_> = doc.select(&img).collect();
             assert_eq!(imgs.len(), 3 * (usize::from(discs) + 1), "{path}");
             let best = p.moves().map(|m| after(p, m, &dist)).min();
+            let mut links = 0;
             for (i, im) in imgs.iter().enumerate() {
                 let peg = (i % 3) as u8;
                 let src = im.value().attr("src").unwrap();
@@ -123,8 +124,22 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                     .parent()
                     .and_then(scraper::ElementRef::wrap)
                     .and_then(|a| a.value().attr("href"));
-                let next = p.play(peg).ok().map(|n| page_name(n.key()));
+                // One choice a peg: only the air above it links.
+                let next = p
+                    .play(peg)
+                    .ok()
+                    .filter(|_| i < 3)
+                    .map(|n| page_name(n.key()));
                 assert_eq!(link, next.as_deref(), "{path} cell {i}");
+                if link.is_some() {
+                    links += 1;
+                    // The peg in words and what selecting it does.
+                    let (_, said) = p.face(i).action.unwrap();
+                    assert!(alt.starts_with(&*said), "{path}: {alt}");
+                    let peg_name = ["left peg: ", "middle peg: ", "right peg: "][i];
+                    assert!(said.starts_with(peg_name), "{path}: {said}");
+                    assert!(said.contains("lift disc") || said.contains("put disc"));
+                }
                 if let (true, Some(n), true) = (is_analysis, count, i < 3) {
                     let word = if n == 1 { "move" } else { "moves" };
                     assert!(
@@ -133,6 +148,9 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                     );
                 }
             }
+            // At most one link a peg, one for each peg that can be chosen.
+            assert_eq!(links, p.moves().count(), "{path}");
+            assert!(links <= 3, "{path}");
             // The lifted disc shows above its peg, and nowhere on it.
             if let Some(from) = p.lifted() {
                 let top = p.top(from).unwrap();
@@ -254,7 +272,8 @@ fn hanoi_book_sizes_at_every_number_of_discs() {
                     " (over the default budgets)"
                 }
             );
-            if discs <= 5 {
+            // One choice a peg: 3 to 6 discs fit the default budgets.
+            if discs <= 6 {
                 assert!(m <= budgets.mobi && e <= budgets.epub, "{discs} discs");
             }
         }
