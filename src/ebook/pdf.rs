@@ -44,20 +44,35 @@ pub struct Drawing<'a> {
     /// Each of the edition's images as SVG, in [`Edition::images`] order;
     /// `None` for those no screen uses.
     pub svgs: Vec<Option<&'a [u8]>>,
+    /// Each image's height over its width, from its SVG (1 for a square):
+    /// a row of cells is as high as its tallest image at the cells' width.
+    pub aspects: Vec<f32>,
+}
+
+/// An SVG's height over its width, from its root's `width` and `height`;
+/// 1 when it does not say.
+fn aspect(svg: &[u8]) -> f32 {
+    let size = || {
+        let doc = roxmltree::Document::parse(std::str::from_utf8(svg).ok()?).ok()?;
+        let number = |name| doc.root_element().attribute(name)?.parse::<f32>().ok();
+        Some(number("height")? / number("width")?)
+    };
+    size().filter(|a| a.is_finite() && *a > 0.0).unwrap_or(1.0)
 }
 
 impl<'a> Drawing<'a> {
     /// What `book` is drawn with, from `static/`.
     pub fn new(book: &Edition, assets: &'a Assets) -> Drawing<'a> {
+        let used = book.used_images();
+        let svgs: Vec<Option<&[u8]>> = book
+            .images
+            .iter()
+            .map(|n| used.contains(n).then(|| assets.get(&format!("{n}.svg"))))
+            .collect();
         Drawing {
             font: assets.get(FONT),
-            svgs: {
-                let used = book.used_images();
-                book.images
-                    .iter()
-                    .map(|n| used.contains(n).then(|| assets.get(&format!("{n}.svg"))))
-                    .collect()
-            },
+            aspects: svgs.iter().map(|s| s.map_or(1.0, aspect)).collect(),
+            svgs,
         }
     }
 }
@@ -190,6 +205,8 @@ struct Layout<'a, 'f> {
     font: &'a Font<'f>,
     /// The page index of every target.
     pages: &'a FxHashMap<Target, usize>,
+    /// Each image's height over its width.
+    aspects: &'a [f32],
 }
 
 /// The name of the font and of image `i` in a page's resources.
@@ -271,17 +288,27 @@ impl Layout<'_, '_> {
         let nav: Vec<(Target, &str)> = screen.book_nav().collect();
         // Room below the grid: the nav lines, then the page number.
         let bottom = MARGIN + 24.0 + nav.len() as f32 * 20.0;
-        let rows = screen.cells.len().div_ceil(screen.columns);
+        // Each row as high as its tallest image, for a cell's width of 1.
+        let rows: Vec<f32> = screen
+            .rows()
+            .map(|row| {
+                row.iter()
+                    .map(|c| self.aspects[c.image])
+                    .fold(0.0, f32::max)
+            })
+            .collect();
+        let high: f32 = rows.iter().sum();
         let cell = (width / screen.columns as f32)
-            .min((top - bottom) / rows as f32)
+            .min((top - bottom) / high)
             .min(MAX_CELL);
         let grid = Grid {
             x: (PAGE.0 - cell * screen.columns as f32) / 2.0,
             top,
             cell,
+            rows,
         };
         let mut links = Vec::new();
-        let mut y = top - cell * rows as f32 - 22.0;
+        let mut y = top - cell * high - 22.0;
         for (target, words) in nav {
             let text = format!("{words}: turn to page {}", number(self.pages[&target]));
             links.push((
@@ -299,11 +326,13 @@ impl Layout<'_, '_> {
     }
 }
 
-/// Where a screen's grid goes: its left edge, its top and a cell's side.
+/// Where a screen's grid goes: its left edge, its top, a cell's width and
+/// each row's height over that width.
 struct Grid {
     x: f32,
     top: f32,
     cell: f32,
+    rows: Vec<f32>,
 }
 
 /// Draws a run of text as one structure element of `role`, with `alt`
@@ -415,6 +444,7 @@ pub fn write(book: &Edition, drawing: &Drawing) -> Vec<u8> {
     let layout = Layout {
         font: &font,
         pages: &pages,
+        aspects: &drawing.aspects,
     };
 
     let mut laid: Vec<Page> = Vec::with_capacity(book.screens.len() + 1);
@@ -467,10 +497,21 @@ fn draw_cells(
     screen: &Screen,
     grid: &Grid,
 ) {
+    // How far down each row's bottom lies, over a cell's width: for
+    // square cells, row r's is r + 1.
+    let below: Vec<f32> = grid
+        .rows
+        .iter()
+        .scan(0.0, |sum, r| {
+            *sum += r;
+            Some(*sum)
+        })
+        .collect();
     for (i, cell) in screen.cells.iter().enumerate() {
         let (row, column) = (i / screen.columns, i % screen.columns);
-        let x = grid.x + column as f32 * grid.cell;
-        let y = grid.top - (row + 1) as f32 * grid.cell;
+        let (w, h) = (grid.cell, grid.cell * grid.rows[row]);
+        let x = grid.x + column as f32 * w;
+        let y = grid.top - below[row] * grid.cell;
         let mcid = page.elements.len() as i32;
         let role = if cell.link.is_some() {
             StructRole::Link
@@ -487,7 +528,7 @@ fn draw_cells(
             .identify(mcid);
         content
             .save_state()
-            .transform([grid.cell, 0.0, 0.0, grid.cell, x, y])
+            .transform([w, 0.0, 0.0, h, x, y])
             .x_object(Name(image_name(cell.image).as_bytes()))
             .restore_state();
         let mut alt = cell.holds.to_string();
@@ -497,10 +538,10 @@ fn draw_cells(
             let text = number(to);
             // The number sits in a white box low in the cell, inside
             // the link, so it reads over any image.
-            let size = (grid.cell * 0.2).clamp(9.0, 18.0);
-            let w = font.width(&text, size);
-            let (bw, bh) = (w + size * 0.8, size * 1.3);
-            let (bx, by) = (x + (grid.cell - bw) / 2.0, y + grid.cell * 0.08);
+            let size = (w.min(h) * 0.2).clamp(9.0, 18.0);
+            let tw = font.width(&text, size);
+            let (bw, bh) = (tw + size * 0.8, size * 1.3);
+            let (bx, by) = (x + (w - bw) / 2.0, y + h * 0.08);
             content
                 .save_state()
                 .set_fill_gray(1.0)
@@ -514,7 +555,7 @@ fn draw_cells(
                 content,
                 font,
                 &Run {
-                    x: bx + (bw - w) / 2.0,
+                    x: bx + (bw - tw) / 2.0,
                     y: by + size * 0.32,
                     size,
                     text: text.clone(),
@@ -522,8 +563,7 @@ fn draw_cells(
             );
             alt.push_str(", turn to page ");
             alt.push_str(&text);
-            page.links
-                .push((Rect::new(x, y, x + grid.cell, y + grid.cell), to));
+            page.links.push((Rect::new(x, y, x + w, y + h), to));
             link = Some(page.links.len() - 1);
         }
         content.end_marked_content();

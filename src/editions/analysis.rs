@@ -73,6 +73,7 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
     });
     let moves = verdicts(solver, board);
     let best = moves.iter().map(|(_, v)| v.rank()).max();
+    let mut counts = Vec::new();
     for (mov, verdict) in moves {
         let note = Note {
             verdict,
@@ -83,19 +84,22 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
         view.image = board.noted_image(mov, note);
         view.note = Some(note);
         if G::PLAYERS == 1 {
-            // A puzzle's counts run past what a cell's picture can say:
-            // each move's count is a line too.
             let best = if note.best { ", the best" } else { "" };
-            let name = G::move_name(mov);
-            let mut chars = name.chars();
-            let first = chars.next().map(|c| c.to_ascii_uppercase());
-            s.lines.push(format!(
-                "{}{}: {}{best}.",
-                first.unwrap_or_default(),
-                chars.as_str(),
+            counts.push(format!(
+                "{}: {}{best}",
+                G::move_name(mov),
                 words::<G>(verdict)
             ));
         }
+    }
+    if !counts.is_empty() {
+        // A puzzle's counts run past what a cell's picture can say: they
+        // are one line too, short enough to leave the board on the screen.
+        let line = counts.join("; ") + ".";
+        let mut chars = line.chars();
+        let first = chars.next().map(|c| c.to_ascii_uppercase());
+        s.lines
+            .push(first.into_iter().chain(chars).collect::<String>());
     }
     s.nav = vec![
         (

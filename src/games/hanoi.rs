@@ -255,10 +255,14 @@ impl Game for Hanoi {
 
     const PLAYERS: u8 = 1;
     /// The air above a peg, a peg's level with no disc, disc 1 to 7 on a
-    /// peg, disc 1 to 7 lifted, and the air framed as a best move.
+    /// peg, disc 1 to 7 lifted, the air framed as a best move, and the
+    /// bottom level (on the base) bare and with disc 1 to 7. The air is
+    /// 100 by 34, a level 100 by 23 and the bottom level 100 by 33, so the
+    /// board is drawn as the puzzle is: flat discs stacked on pegs that
+    /// stand on a base.
     const IMAGES: &'static [&'static str] = &[
         "ha", "hp", "hd1", "hd2", "hd3", "hd4", "hd5", "hd6", "hd7", "hl1", "hl2", "hl3", "hl4",
-        "hl5", "hl6", "hl7", "hab",
+        "hl5", "hl6", "hl7", "hab", "hpb", "hd1b", "hd2b", "hd3b", "hd4b", "hd5b", "hd6b", "hd7b",
     ];
     const KEYS: u32 = 4 * 2187;
     const TEXTS: Texts = Texts {
@@ -322,11 +326,15 @@ is solved in the fewest moves, 2^N - 1 for N discs.",
     fn face(self, index: usize) -> Face<u8> {
         let (peg, disc) = self.disc_at(index);
         let name = PEGS[usize::from(peg)];
-        let image = match disc {
-            None if index < 3 => 0,
-            None => 1,
-            Some((d, false)) => 2 + usize::from(d),
-            Some((d, true)) => 9 + usize::from(d),
+        // The bottom level stands on the base.
+        let on_base = index / 3 == usize::from(self.discs);
+        let image = match (disc, on_base) {
+            (None, _) if index < 3 => 0,
+            (None, false) => 1,
+            (None, true) => 17,
+            (Some((d, true)), _) => 9 + usize::from(d),
+            (Some((d, false)), false) => 2 + usize::from(d),
+            (Some((d, false)), true) => 18 + usize::from(d),
         };
         let label = match disc {
             None if index < 3 => format!("above the {name}: nothing"),
@@ -552,7 +560,7 @@ mod tests {
         assert_eq!(
             images,
             [
-                "hl1", "ha", "ha", "hp", "hp", "hp", "hp", "hp", "hp", "hd3", "hp", "hd2"
+                "hl1", "ha", "ha", "hp", "hp", "hp", "hp", "hp", "hp", "hd3b", "hpb", "hd2b"
             ]
         );
         assert_eq!(p.face(0).label, "above the left peg: disc 1, lifted");

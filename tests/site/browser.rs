@@ -48,6 +48,50 @@ fn chromium_plays_every_kind_of_game_and_axe_finds_no_violations() {
     assert!(t.contains("# fail 0") && t.contains("# pass 18"), "{t}");
 }
 
+/// A site with the Towers of Hanoi at `discs`, every book made (7 discs
+/// outgrow the default EPUB budget).
+fn hanoi_site(discs: u8) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut o = options(&tmp.path().join("site"));
+    o.hanoi_discs = discs;
+    o.budgets.mobi = usize::MAX;
+    o.budgets.epub = usize::MAX;
+    tictactoe_book::site::build(&o).unwrap();
+    tmp
+}
+
+/// One whole board per screen: Chromium measures every Hanoi page at 3
+/// and 4 discs, and a sample at 7, at 1280x800, 600x800 and 360x640.
+#[test]
+fn every_hanoi_board_fits_one_screen_in_chromium() {
+    let ready = runs("node", &["--version"])
+        && Path::new("/usr/bin/chromium").is_file()
+        && node_modules_have("playwright-core");
+    if !have(
+        "node, Chromium and tests/e2e/node_modules (npm ci --prefix tests/e2e)",
+        ready,
+    ) {
+        return;
+    }
+    let (three, seven) = (hanoi_site(3), hanoi_site(7));
+    let sites = format!(
+        "3={},4={},7={}",
+        three.path().join("site").display(),
+        built().display(),
+        seven.path().join("site").display()
+    );
+    let o = Command::new("node")
+        .args(["--test", "--test-concurrency=1"])
+        .arg(e2e().join("fit.test.mjs"))
+        .env("SITE_DIR", built())
+        .env("HANOI_SITES", sites)
+        .output()
+        .expect("node runs");
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("# fail 0") && t.contains("# pass 3"), "{t}");
+}
+
 #[test]
 fn the_nu_html_checker_finds_no_errors_on_any_web_page() {
     if !have(

@@ -159,7 +159,9 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                 let on_pegs = imgs[3..]
                     .iter()
                     .filter(|i| {
-                        i.value().attr("src") == Some(format!("hd{}.svg", top + 1).as_str())
+                        let src = i.value().attr("src");
+                        src == Some(format!("hd{}.svg", top + 1).as_str())
+                            || src == Some(format!("hd{}b.svg", top + 1).as_str())
                     })
                     .count();
                 assert_eq!(on_pegs, 0, "{path}");

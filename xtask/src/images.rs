@@ -146,15 +146,15 @@ font-weight=\"bold\" text-anchor=\"middle\">{}</text></svg>\n",
     svg
 }
 
-/// A cell of the Towers of Hanoi: the air above a peg (framed when its
-/// move is best), a bare level of a peg, disc `k` (1 to 7) on a peg, or
-/// lifted above it.
+/// A cell of the Towers of Hanoi, as the puzzle is drawn everywhere: the
+/// air above a peg (empty, framed when its move is best, or holding the
+/// lifted disc), or one level of a peg, bare or with disc `k` (1 to 7), the
+/// bottom level standing on the base.
 #[derive(Clone, Copy)]
 enum Tower {
     Air { best: bool },
-    Peg,
-    Disc(u8),
     Lifted(u8),
+    Level { disc: Option<u8>, bottom: bool },
 }
 
 /// Every Hanoi cell image, with its name (as `games::hanoi` lists them).
@@ -162,10 +162,19 @@ fn towers() -> Vec<(String, Tower)> {
     let mut out = vec![
         ("ha".to_string(), Tower::Air { best: false }),
         ("hab".to_string(), Tower::Air { best: true }),
-        ("hp".to_string(), Tower::Peg),
     ];
-    for k in 1..=7 {
-        out.push((format!("hd{k}"), Tower::Disc(k)));
+    for bottom in [false, true] {
+        let b = if bottom { "b" } else { "" };
+        out.push((format!("hp{b}"), Tower::Level { disc: None, bottom }));
+        for k in 1..=7 {
+            out.push((
+                format!("hd{k}{b}"),
+                Tower::Level {
+                    disc: Some(k),
+                    bottom,
+                },
+            ));
+        }
     }
     for k in 1..=7 {
         out.push((format!("hl{k}"), Tower::Lifted(k)));
@@ -173,44 +182,59 @@ fn towers() -> Vec<(String, Tower)> {
     out
 }
 
-/// A disc's half width, in the 100-unit square: 11 for disc 1 to 47 for
-/// disc 7, so every disc is told apart at a glance.
+/// A disc's half width, in a 100-unit wide cell: 12 for disc 1 to 48 for
+/// disc 7, so every disc is told apart at a glance and each is wider than
+/// the one above it.
 fn half_width(k: u8) -> f64 {
-    5.0 + 6.0 * f64::from(k)
+    6.0 + 6.0 * f64::from(k)
 }
 
-/// A Hanoi cell: a peg is a bar 8 units wide down the middle, a disc a
-/// bar 44 units high across it (filled on a peg, outlined when lifted, so
-/// it reads in grayscale); cells have no border, so a peg's levels join
-/// into one peg.
+/// A cell's height, in the same units as its width of 100: the air is
+/// room for a lifted disc, a level one flat disc, the bottom level a disc
+/// and the base.
+fn tower_height(t: Tower) -> u32 {
+    match t {
+        Tower::Air { .. } | Tower::Lifted(_) => 34,
+        Tower::Level { bottom: false, .. } => 23,
+        Tower::Level { bottom: true, .. } => 33,
+    }
+}
+
+/// A disc as a flat bar from `y` down in the cell, 22 high: stacked,
+/// discs touch but for a hairline.
+fn disc_bar(k: u8, y: f64) -> String {
+    let w = half_width(k);
+    format!(
+        "<rect x=\"{}\" y=\"{y}\" width=\"{}\" height=\"22\" rx=\"4\" fill=\"#1a237e\"/>",
+        50.0 - w,
+        2.0 * w
+    )
+}
+
+/// A Hanoi cell: a peg is a bar 8 units wide down the middle of each
+/// level, discs flat bars across it, the base a bar the width of the
+/// cell under the bottom level; the best peg's air is framed thick, so it
+/// reads in grayscale.
 fn tower_svg(t: Tower) -> String {
-    let mut svg = String::from(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\">",
+    let h = tower_height(t);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"{h}\" viewBox=\"0 0 100 {h}\">"
     );
-    let bar = |k: u8| {
-        let w = half_width(k);
-        (50.0 - w, 2.0 * w)
-    };
     match t {
         Tower::Air { best } => {
             if best {
-                svg += "<rect x=\"6\" y=\"6\" width=\"88\" height=\"88\" fill=\"none\" stroke=\"#111\" stroke-width=\"6\"/>";
+                svg += "<rect x=\"4\" y=\"4\" width=\"92\" height=\"26\" fill=\"none\" stroke=\"#111\" stroke-width=\"6\"/>";
             }
         }
-        Tower::Peg => svg += "<rect x=\"46\" y=\"0\" width=\"8\" height=\"100\" fill=\"#5d4037\"/>",
-        Tower::Disc(k) => {
-            let (x, w) = bar(k);
-            svg += "<rect x=\"46\" y=\"0\" width=\"8\" height=\"100\" fill=\"#5d4037\"/>";
-            svg +=
-                &format!("<rect x=\"{x}\" y=\"28\" width=\"{w}\" height=\"44\" fill=\"#1a237e\"/>");
-        }
-        Tower::Lifted(k) => {
-            let (x, w) = bar(k);
-            svg += &format!(
-                "<rect x=\"{}\" y=\"30.5\" width=\"{}\" height=\"39\" fill=\"#fff\" stroke=\"#1a237e\" stroke-width=\"5\"/>",
-                x + 2.5,
-                w - 5.0
-            );
+        Tower::Lifted(k) => svg += &disc_bar(k, 6.0),
+        Tower::Level { disc, bottom } => {
+            svg += "<rect x=\"46\" y=\"0\" width=\"8\" height=\"23\" fill=\"#5d4037\"/>";
+            if let Some(k) = disc {
+                svg += &disc_bar(k, 0.5);
+            }
+            if bottom {
+                svg += "<rect x=\"0\" y=\"23\" width=\"100\" height=\"10\" fill=\"#5d4037\"/>";
+            }
         }
     }
     svg + "</svg>\n"
@@ -275,8 +299,11 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
             .unwrap_or_default()
     };
     for (name, svg) in pictures.iter().chain(&marks) {
-        let pixels = rasterize(svg, SIDE, SIDE, &options)?;
-        write_gif(&dir.join(format!("{name}.gif")), SIDE, SIDE, &pixels)?;
+        // As wide as a square, as high as the picture's own proportions.
+        let tree = usvg::Tree::from_str(svg, &options).context("a picture's SVG does not parse")?;
+        let height = (SIDE as f32 * tree.size().height() / tree.size().width()).round() as u32;
+        let pixels = rasterize(svg, SIDE, height, &options)?;
+        write_gif(&dir.join(format!("{name}.gif")), SIDE, height, &pixels)?;
     }
     let cover = rasterize(&cover_svg(&mark), 600, 800, &options)?;
     write_gif(&dir.join("cover.gif"), 600, 800, &cover)

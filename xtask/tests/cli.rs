@@ -255,7 +255,7 @@ fn the_committed_book_images_are_what_draw_images_draws() {
     // The analysis squares' and the Hanoi cells' SVGs.
     assert_eq!(
         drawn.iter().filter(|f| f.ends_with(".svg")).count(),
-        14 + 17
+        14 + 25
     );
     for file in drawn {
         let bytes = std::fs::read(tmp.path().join(&file)).unwrap();

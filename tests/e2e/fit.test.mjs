@@ -1,0 +1,70 @@
+// The Towers of Hanoi, one whole board per screen: every board image and
+// the heading lie inside the viewport at scroll 0, at desktop, e-reader
+// and phone size, and no board image is under 24 CSS pixels on a side.
+// HANOI_SITES names the built sites: "3=/path,4=/path,7=/path"; at 7
+// discs a sample of pages is measured.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { browser } from './lib.mjs';
+
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 600, height: 800 },
+  { width: 360, height: 640 },
+];
+const SITES = (process.env.HANOI_SITES || '').split(',').filter(Boolean).map((s) => {
+  const [discs, dir] = s.split('=');
+  return { discs: Number(discs), dir };
+});
+const SMALLEST = 24;
+
+for (const { discs, dir } of SITES) {
+  test(`every Hanoi board fits one screen (${discs} discs)`, async () => {
+    const b = await browser(VIEWPORTS[0]);
+    try {
+      let measured = 0;
+      for (const edition of ['hanoi', 'hanoi-analysis']) {
+        let pages = (await readdir(join(dir, edition))).filter((f) => f.endsWith('.html')).sort();
+        if (discs >= 7) pages = pages.filter((_, i) => i % 101 === 0);
+        for (const name of pages) {
+          await b.page.goto(pathToFileURL(join(dir, edition, name)).href);
+          // Each size on the same page: laid out again, not loaded again.
+          for (const viewport of VIEWPORTS) {
+            const where = `${edition}/${name} at ${viewport.width}x${viewport.height}`;
+            await b.page.setViewportSize(viewport);
+            const seen = await b.page.evaluate(() => {
+              const box = (e) => {
+                const r = e.getBoundingClientRect();
+                return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+              };
+              return {
+                heading: box(document.querySelector('h1')),
+                images: [...document.querySelectorAll('table img')].map(box),
+                scroll: [window.scrollX, window.scrollY],
+                width: document.documentElement.clientWidth,
+                height: window.innerHeight,
+              };
+            });
+            assert.deepEqual(seen.scroll, [0, 0], where);
+            const inside = (r) => r.left >= -0.5 && r.top >= -0.5
+              && r.right <= seen.width + 0.5 && r.bottom <= seen.height + 0.5;
+            assert.ok(inside(seen.heading), `${where}: the heading ${JSON.stringify(seen.heading)}`);
+            assert.equal(seen.images.length, 3 * (discs + 1), where);
+            for (const [i, r] of seen.images.entries()) {
+              assert.ok(inside(r), `${where}: image ${i} ${JSON.stringify(r)} outside ${seen.width}x${seen.height}`);
+              assert.ok(r.right - r.left >= SMALLEST && r.bottom - r.top >= SMALLEST,
+                `${where}: image ${i} is ${r.right - r.left}x${r.bottom - r.top}`);
+            }
+          }
+          measured += 1;
+        }
+      }
+      assert.ok(measured > 0, 'no page measured');
+    } finally {
+      await b.close();
+    }
+  });
+}
