@@ -238,6 +238,54 @@ fn every_pdf_prints_its_page_numbers_and_the_numbers_of_its_links() {
     }
 }
 
+/// The Towers of Hanoi on paper, one choice a peg: a page prints a page
+/// number only in the space above a peg that can be chosen (at most
+/// three), inside that peg's link, and no other number on the board.
+#[test]
+fn a_hanoi_page_prints_one_number_for_each_peg_it_can_choose() {
+    let hanoi: Vec<PathBuf> = pdfs()
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("towers-hanoi")
+        })
+        .collect();
+    assert_eq!(hanoi.len(), 2);
+    for path in hanoi {
+        let pdf = read(&path);
+        let mut choices = 0;
+        // Page 1 is the opening page.
+        for (n, page) in pdf.pages.iter().filter(|(n, _)| **n > 1) {
+            // The board's links (a nav line, "Start again: turn to page
+            // 2", is one too, and names no peg).
+            let linked: Vec<&String> = page
+                .cells
+                .iter()
+                .filter(|a| a.contains("turn to page") && a.contains(" peg"))
+                .collect();
+            assert!(linked.len() <= 3, "{}: page {n}", path.display());
+            for alt in &linked {
+                assert!(
+                    alt.starts_with("above the"),
+                    "{}: page {n}: {alt}",
+                    path.display()
+                );
+            }
+            // The numbers printed above the folio: one a linked peg.
+            let printed = page
+                .texts
+                .iter()
+                .filter(|t| t.1 >= 36.0 && t.2.chars().all(|c| c.is_ascii_digit()))
+                .count();
+            assert_eq!(printed, linked.len(), "{}: page {n}", path.display());
+            choices += linked.len();
+        }
+        assert!(choices > 0, "{}", path.display());
+    }
+}
+
 /// A board page's nine cells, read from their alt text: `X`, `O` or
 /// empty (with the page to turn to).
 fn board_of(page: &Page) -> ([Cell; 9], [Option<u32>; 9]) {
