@@ -1,6 +1,7 @@
 // The books in reading engines, in headless Chromium: epub.js 0.3 plays a
 // game in the two-player EPUB, paginated, at phone and e-ink sizes, with
-// exactly one whole board on screen each time; the Kindle HTML and the
+// exactly one whole board on screen each time; the Kindle HTML (of
+// tic-tac-toe and of the Towers of Hanoi) and the
 // MOBI's text (as libmobi's mobitool rebuilds it, MOBI_HTML) show each
 // board whole inside a 600x800 screen.
 import { test, after } from 'node:test';
@@ -97,25 +98,25 @@ for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
   });
 }
 
-/** Opens `url#anchor` at e-ink size; the nine images after the anchor must
- * sit inside the screen. */
-async function wholeBoardAt(p, url, anchor, images) {
+/** Opens `url#anchor` at e-ink size; the `rows` rows of three images
+ * after the anchor (a board) must sit inside the screen. */
+async function wholeBoardAt(p, url, anchor, images, rows = 3) {
   await p.goto(`${url}#${anchor}`);
-  const boxes = await p.evaluate(([id, selector]) => {
+  const boxes = await p.evaluate(([id, selector, n]) => {
     const start = document.getElementById(id);
     const all = [...document.querySelectorAll(selector)];
     const after = all.filter((img) => start.compareDocumentPosition(img) & Node.DOCUMENT_POSITION_FOLLOWING);
-    return after.slice(0, 9).map((i) => i.getBoundingClientRect().toJSON());
-  }, [anchor, images]);
-  assert.equal(boxes.length, 9, `${anchor}: nine squares`);
+    return after.slice(0, n).map((i) => i.getBoundingClientRect().toJSON());
+  }, [anchor, images, 3 * rows]);
+  assert.equal(boxes.length, 3 * rows, `${anchor}: ${3 * rows} cells`);
   for (const r of boxes) {
     // A pixel's grace: an anchor scrolls the line box, not the image, to the top.
     assert.ok(r.left >= -1 && r.right <= EINK.width + 1 && r.top >= -1 && r.bottom <= EINK.height + 1,
-      `${anchor}: square ${JSON.stringify(r)} is inside 600x800`);
+      `${anchor}: cell ${JSON.stringify(r)} is inside 600x800`);
   }
-  // Rows of three: three distinct tops, three squares each.
+  // Rows of three: as many distinct tops as rows, three cells each.
   const tops = [...new Set(boxes.map((r) => Math.round(r.top)))];
-  assert.equal(tops.length, 3, `${anchor}: three rows`);
+  assert.equal(tops.length, rows, `${anchor}: ${rows} rows`);
 }
 
 test('the Kindle HTML shows each board whole at 600x800', async () => {
@@ -124,6 +125,18 @@ test('the Kindle HTML shows each board whole at 600x800', async () => {
     const url = pathToFileURL(`${SITE}/ebooks/tictactoe-two-player-kindle.html`).href;
     // The empty board, X in the centre, and a board won by X.
     for (const anchor of ['0', '51', anchorOf('xxxoo....')]) await wholeBoardAt(b.page, url, anchor, 'img');
+  } finally {
+    await b.close();
+  }
+});
+
+test('the Kindle HTML of the Towers of Hanoi shows each board whole at 600x800', async () => {
+  const b = await browser(EINK);
+  try {
+    const url = pathToFileURL(`${SITE}/ebooks/towers-hanoi-analysis-kindle.html`).href;
+    // SITE_DIR has 4 discs: the air and four levels. The start, the
+    // smallest disc lifted, and the solved position (key 80 * 4 = 140).
+    for (const anchor of ['0', '1', '140']) await wholeBoardAt(b.page, url, anchor, 'img', 5);
   } finally {
     await b.close();
   }
