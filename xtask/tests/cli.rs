@@ -257,6 +257,14 @@ fn the_committed_book_images_are_what_draw_images_draws() {
         drawn.iter().filter(|f| f.ends_with(".svg")).count(),
         14 + 25
     );
+    // Every raster in static/ is one draw-images renders: none is drawn
+    // by hand or left over.
+    for file in names(&static_dir).iter().filter(|f| f.ends_with(".gif")) {
+        assert!(
+            drawn.contains(file),
+            "static/{file} is not drawn by draw-images"
+        );
+    }
     for file in drawn {
         let bytes = std::fs::read(tmp.path().join(&file)).unwrap();
         assert_eq!(
