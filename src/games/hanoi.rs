@@ -141,6 +141,16 @@ impl Hanoi {
             .collect()
     }
 
+    /// The discs standing on `peg`, bottom first: its stack without a
+    /// disc lifted from it.
+    fn standing(self, peg: u8) -> Vec<u8> {
+        let mut stack = self.stack(peg);
+        if self.lifted() == Some(peg) {
+            stack.pop();
+        }
+        stack
+    }
+
     /// Whether every disc is on the right peg, none lifted.
     pub fn is_solved(self) -> bool {
         self.lifted == 0 && self.pegs == pow3(self.discs) - 1
@@ -192,10 +202,7 @@ impl Hanoi {
                 lifted.then(|| (self.top(peg).expect("a lifted disc"), true)),
             );
         }
-        let mut stack = self.stack(peg);
-        if self.lifted() == Some(peg) {
-            stack.pop();
-        }
+        let stack = self.standing(peg);
         let level = usize::from(self.discs) - row;
         (peg, stack.get(level).map(|&d| (d, false)))
     }
@@ -224,15 +231,11 @@ impl Hanoi {
     /// What selecting `peg` says: the peg's discs, top first, and what the
     /// selection does: "left peg: discs 2, 3 and 4; lift disc 2".
     fn choice_label(self, peg: u8) -> String {
-        let mut stack = self.stack(peg);
         let lifted = self
             .lifted()
             .map(|from| self.top(from).expect("a lifted disc") + 1);
-        if self.lifted() == Some(peg) {
-            stack.pop();
-        }
         let mut out = format!("{}: ", PEGS[usize::from(peg)]);
-        push_discs(&mut out, &stack);
+        push_discs(&mut out, &self.standing(peg));
         match (self.lifted(), lifted) {
             (Some(from), Some(d)) if from == peg => {
                 out.push_str(&format!("; disc {d} lifted above it; put disc {d} back"));
@@ -405,13 +408,9 @@ is solved in the fewest moves, 2^N - 1 for N discs.",
                 if peg > 0 {
                     out.push_str("; ");
                 }
-                let mut stack = self.stack(peg);
-                if self.lifted() == Some(peg) {
-                    stack.pop();
-                }
                 out.push_str(PEGS[usize::from(peg)]);
                 out.push_str(": ");
-                push_discs(out, &stack);
+                push_discs(out, &self.standing(peg));
             }
         }
         // A title starts with a capital: "Left peg: ...".
