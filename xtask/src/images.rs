@@ -32,24 +32,21 @@ fn svg_options(font: Vec<u8>) -> usvg::Options<'static> {
     options
 }
 
-/// `svg` rendered at `width` by `height` pixels on white, as palette
-/// indices: 1 (black) where darker than middle grey, else 0 (white).
-fn rasterize(
-    svg: &str,
-    width: u32,
-    height: u32,
-    options: &usvg::Options,
-) -> anyhow::Result<Vec<u8>> {
+/// `svg` rendered `width` pixels wide, as high as its own proportions
+/// make it, on white: that height, and the pixels as palette indices, 1
+/// (black) where darker than middle grey, else 0 (white).
+fn rasterize(svg: &str, width: u32, options: &usvg::Options) -> anyhow::Result<(u32, Vec<u8>)> {
     let tree = usvg::Tree::from_str(svg, options).context("a picture's SVG does not parse")?;
+    let size = tree.size();
+    let height = (width as f32 * size.height() / size.width()).round() as u32;
     let mut pixmap = tiny_skia::Pixmap::new(width, height).context("an empty picture")?;
     pixmap.fill(tiny_skia::Color::WHITE);
-    let size = tree.size();
     let transform = tiny_skia::Transform::from_scale(
         width as f32 / size.width(),
         height as f32 / size.height(),
     );
     resvg::render(&tree, transform, &mut pixmap.as_mut());
-    Ok(pixmap
+    let pixels = pixmap
         .pixels()
         .iter()
         .map(|p| {
@@ -59,7 +56,8 @@ fn rasterize(
                 299 * u32::from(p.red()) + 587 * u32::from(p.green()) + 114 * u32::from(p.blue());
             u8::from(luma < 128 * 1000)
         })
-        .collect())
+        .collect();
+    Ok((height, pixels))
 }
 
 fn write_gif(path: &Path, width: u32, height: u32, pixels: &[u8]) -> anyhow::Result<()> {
@@ -300,11 +298,9 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
     };
     for (name, svg) in pictures.iter().chain(&marks) {
         // As wide as a square, as high as the picture's own proportions.
-        let tree = usvg::Tree::from_str(svg, &options).context("a picture's SVG does not parse")?;
-        let height = (SIDE as f32 * tree.size().height() / tree.size().width()).round() as u32;
-        let pixels = rasterize(svg, SIDE, height, &options)?;
+        let (height, pixels) = rasterize(svg, SIDE, &options)?;
         write_gif(&dir.join(format!("{name}.gif")), SIDE, height, &pixels)?;
     }
-    let cover = rasterize(&cover_svg(&mark), 600, 800, &options)?;
-    write_gif(&dir.join("cover.gif"), 600, 800, &cover)
+    let (height, cover) = rasterize(&cover_svg(&mark), 600, &options)?;
+    write_gif(&dir.join("cover.gif"), 600, height, &cover)
 }
