@@ -24,8 +24,16 @@ const MODIFIED: &str = "2009-03-14T00:00:00Z";
 /// One screen a page: each starts a new page and is kept whole, its cells
 /// scaled to the page (three to a row), and no paragraph is indented, so
 /// the rows line up.
+///
+/// Readers that paginate with CSS columns (epub.js, and so many apps)
+/// ignore a page break inside columns, and would set two or three short
+/// boards (the Towers of Hanoi's) on one screen. So each screen is also at
+/// least as tall as its page (`min-height:100%` of the body, which such a
+/// reader sizes to the page; elsewhere the body's height is `auto` and it
+/// does nothing), and `flow-root` keeps the first paragraph's margin
+/// inside it, so that a screen is never a little taller than its page.
 const CSS: &str = "body{margin:0;text-align:center}\
-body>div{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid}\
+body>div{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid;min-height:100%;display:flow-root}\
 p{text-indent:0;margin:.3em 0}\
 img{width:30%;max-width:160px;height:auto;border:0}\
 h1{font-size:1.4em}";

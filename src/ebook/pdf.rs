@@ -33,9 +33,6 @@ pub const PAGE: (f32, f32) = (396.0, 612.0);
 /// The margin on every side, in points.
 const MARGIN: f32 = 36.0;
 
-/// The widest a cell is drawn, in points (an inch and a half).
-const MAX_CELL: f32 = 108.0;
-
 /// What a book in this format is drawn with: the shipped font, and the
 /// SVG of each image the edition's cells can show, by image index.
 pub struct Drawing<'a> {
@@ -298,9 +295,9 @@ impl Layout<'_, '_> {
             })
             .collect();
         let high: f32 = rows.iter().sum();
-        let cell = (width / screen.columns as f32)
-            .min((top - bottom) / high)
-            .min(MAX_CELL);
+        // As large as the page allows: the grid fills the width inside the
+        // margins, or the height between the words, whichever is less.
+        let cell = (width / screen.columns as f32).min((top - bottom) / high);
         let grid = Grid {
             x: (PAGE.0 - cell * screen.columns as f32) / 2.0,
             top,

@@ -3,8 +3,8 @@
 import { createServer } from 'node:http';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, extname, normalize } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, extname, normalize, dirname } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const SITE = process.env.SITE_DIR;
@@ -21,24 +21,32 @@ export const PHONE = { width: 360, height: 640 };
 export const SUBPATH = '/some/sub/path/';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml', '.css': 'text/css',
-  '.gif': 'image/gif', '.png': 'image/png' };
+  '.gif': 'image/gif', '.png': 'image/png', '.js': 'text/javascript' };
 
-/** Serves SITE at http://127.0.0.1:PORT/some/sub/path/ and nowhere else. */
-export async function serve() {
+/** The reading engine foliate-js, served as ES modules at /foliate/. */
+export const FOLIATE = '/foliate/';
+const FOLIATE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'node_modules/foliate-js');
+
+/** Serves SITE at http://127.0.0.1:PORT/some/sub/path/, foliate-js at
+ * /foliate/, each of `mounts` (a path prefix to a folder) at its prefix,
+ * and nothing else. */
+export async function serve(mounts = {}) {
+  const roots = [[FOLIATE, FOLIATE_DIR], ...Object.entries(mounts), [SUBPATH, SITE]];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
-    if (!url.pathname.startsWith(SUBPATH)) { res.writeHead(404); res.end(); return; }
-    const rel = normalize(decodeURIComponent(url.pathname.slice(SUBPATH.length)) || 'index.html');
+    const [prefix, root] = roots.find(([prefix]) => url.pathname.startsWith(prefix)) ?? [];
+    if (!root) { res.writeHead(404); res.end(); return; }
+    const rel = normalize(decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html');
     if (rel.startsWith('..')) { res.writeHead(403); res.end(); return; }
     try {
-      const body = await readFile(join(SITE, rel));
+      const body = await readFile(join(root, rel));
       res.writeHead(200, { 'content-type': TYPES[extname(rel)] || 'application/octet-stream' });
       res.end(body);
     } catch { res.writeHead(404); res.end(); }
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  const base = `http://127.0.0.1:${server.address().port}${SUBPATH}`;
-  return { base, close: () => new Promise((ok) => server.close(ok)) };
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { base: origin + SUBPATH, origin, close: () => new Promise((ok) => server.close(ok)) };
 }
 
 /** The site's root as a file:// URL, ending in '/'. */

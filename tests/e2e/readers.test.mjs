@@ -8,15 +8,20 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { serve, browser, SITE } from './lib.mjs';
+import { readFile } from 'node:fs/promises';
+import { serve, browser, SITE, FOLIATE } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const JSZIP = require.resolve('jszip/dist/jszip.min.js');
 const EPUBJS = require.resolve('epubjs/dist/epub.min.js');
+const JSZipLib = require('jszip');
 const EINK = { width: 600, height: 800 };
 const PHONE = { width: 360, height: 640 };
 
-const server = await serve();
+// Towers of Hanoi sites at other disc counts, `3=DIR,7=DIR`, served at /hanoiN/.
+const HANOI = Object.fromEntries((process.env.HANOI_SITES || '').split(',').filter(Boolean)
+  .map((kv) => kv.split('=')));
+const server = await serve(Object.fromEntries(Object.entries(HANOI).map(([n, dir]) => [`/hanoi${n}/`, dir])));
 after(() => server.close());
 
 /** A board's page id (hex) from its cells, 'x', 'o' or '.', reading order. */
@@ -154,6 +159,220 @@ test('the MOBI, as libmobi rebuilds it, shows each board whole at 600x800', { sk
     // The opening page is the first anchor; take boards from the start,
     // the middle and the end of the book.
     for (const i of [1, 2, 3, 2000, anchors.length - 1]) await wholeBoardAt(b.page, url, anchors[i], 'img');
+  } finally {
+    await b.close();
+  }
+});
+
+// ---------------------------------------------------------------------
+// The Towers of Hanoi in epub.js and foliate-js: one whole board on every
+// screen, and the 3-disc puzzle played to solved by its marked moves.
+
+/** Opens `url` in epub.js, paginated at `viewport`, at its first board. */
+async function epubjs(p, url, viewport) {
+  await p.goto(server.base + 'index.html');
+  await p.evaluate(() => {
+    document.documentElement.innerHTML = '<head></head><body style="margin:0"><div id="viewer"></div></body>';
+  });
+  await p.addScriptTag({ path: JSZIP });
+  await p.addScriptTag({ path: EPUBJS });
+  await p.evaluate(async ({ url, w, h }) => {
+    const book = window.ePub(url);
+    const rendition = book.renderTo('viewer', { width: w, height: h, flow: 'paginated', spread: 'none' });
+    await rendition.display('b001.xhtml');
+    window.turn = () => rendition.next();
+    window.shown = () => [...document.querySelectorAll('#viewer iframe')]
+      .map((f) => ({ doc: f.contentDocument, frame: f.getBoundingClientRect() }));
+  }, { url, w: viewport.width, h: viewport.height });
+}
+
+/** Opens `url` (EPUB or MOBI) in foliate-js, paginated, at its first
+ * page, and follows the front page's first link to the first board. */
+async function foliate(p, url) {
+  await p.goto(server.base + 'index.html');
+  await p.evaluate(() => { document.documentElement.innerHTML = '<head></head><body style="margin:0"></body>'; });
+  await p.evaluate(async ({ url, module }) => {
+    await import(module);
+    const view = document.createElement('foliate-view');
+    view.style.cssText = 'display:block;width:100vw;height:100vh';
+    document.body.append(view);
+    // foliate-js scrolls to whatever takes focus. In WebKit, its engine
+    // in Foliate, a clicked link does not take focus; in Chromium it
+    // does, and foliate-js would scroll back to the link just followed.
+    // So a click here does not focus, as in WebKit.
+    view.addEventListener('load', (e) => e.detail.doc.addEventListener('mousedown', (m) => m.preventDefault()));
+    await view.open(url);
+    view.renderer.setAttribute('flow', 'paginated');
+    await view.renderer.next();
+    window.turn = () => view.renderer.next();
+    window.shown = () => view.renderer.getContents().filter((c) => c.doc)
+      .map((c) => ({ doc: c.doc, frame: c.doc.defaultView.frameElement.getBoundingClientRect(), section: c.index }));
+  }, { url, module: server.origin + FOLIATE + 'view.js' });
+  // The front page: click its first link, as a reader would.
+  let start = null;
+  for (let i = 0; i < 50 && !start; i++) {
+    start = await p.evaluate(() => {
+      const [{ doc, frame } = {}] = window.shown();
+      const r = doc?.querySelector('a[href]')?.getBoundingClientRect();
+      return r && r.width > 0 ? { x: frame.left + r.left + r.width / 2, y: frame.top + r.top + r.height / 2 } : null;
+    });
+    if (!start) await p.waitForTimeout(100);
+  }
+  assert.ok(start, 'the front page has a link');
+  await p.mouse.click(start.x, start.y);
+}
+
+/** What the reader shows: each board with images on screen (by its id,
+ * or its section where a board is a section of its own), how many are
+ * whole, the images' centres and whether each is a link, and the text. */
+async function screen(p) {
+  return p.evaluate(async () => {
+    const bytes = async (src) => new Uint8Array(await (await fetch(src)).arrayBuffer()).join(',');
+    const out = { boards: {}, cells: [], text: '', loaded: true };
+    for (const { doc, frame, section } of window.shown()) {
+      for (const img of doc.querySelectorAll('img')) {
+        const r = img.getBoundingClientRect();
+        const x = frame.left + r.left, y = frame.top + r.top;
+        const visible = x + r.width > 0 && x < innerWidth && y + r.height > 0 && y < innerHeight;
+        if (!img.complete || img.naturalWidth === 0) out.loaded = false;
+        if (!visible || r.width === 0) continue;
+        const whole = x >= -1 && x + r.width <= innerWidth + 1 && y >= -1 && y + r.height <= innerHeight + 1;
+        const board = img.closest('div[id]');
+        const id = board?.id ?? `section ${section}`;
+        out.boards[id] ??= { images: 0, whole: 0 };
+        out.boards[id].images++;
+        if (whole) out.boards[id].whole++;
+        const link = img.closest('a') !== null;
+        out.cells.push({ x: x + r.width / 2, y: y + r.height / 2, link, bytes: link ? await bytes(img.src) : '' });
+        if (!out.text) out.text = (board ?? doc.body).innerText;
+      }
+    }
+    return out;
+  });
+}
+
+/** Waits until the screen has every image loaded and stays the same for
+ * a moment (a reader may move twice: to the file, then to the board);
+ * returns it. With `last`, also until it shows one board, not `last`. */
+async function settled(p, last) {
+  let s, seen = null;
+  for (let i = 0; i < 100; i++) {
+    s = await screen(p);
+    const key = JSON.stringify(s);
+    const moved = last === undefined || (Object.keys(s.boards).length === 1 && JSON.stringify(s.cells) !== last);
+    if (s.loaded && moved && key === seen) return s;
+    seen = s.loaded && moved ? key : null;
+    await p.waitForTimeout(150);
+  }
+  return s;
+}
+
+/** One whole board of `cells` images is on screen. */
+function assertOneWholeBoard(s, cells, where) {
+  const ids = Object.keys(s.boards);
+  assert.equal(ids.length, 1, `${where}: one board on screen: ${JSON.stringify(s.boards)}`);
+  assert.deepEqual(s.boards[ids[0]], { images: cells, whole: cells }, `${where}: the whole board is on screen`);
+}
+
+/** Plays the 3-disc puzzle from its first board to solved, each time
+ * clicking the one linked cell whose picture is the marked best peg's
+ * (`marked`, the image's bytes): 7 moves, 14 selections. */
+async function playHanoiToSolved(p, marked) {
+  let s = await settled(p, null);
+  let selections = 0;
+  while (!/Solved/.test(s.text)) {
+    assertOneWholeBoard(s, 12, `after ${selections} selections`);
+    const best = s.cells.filter((c) => c.link && c.bytes === marked);
+
+    assert.equal(best.length, 1, `one marked peg: ${s.text}`);
+    await p.mouse.click(best[0].x, best[0].y);
+    selections++;
+    assert.ok(selections <= 14, 'solved within 7 moves');
+    s = await settled(p, JSON.stringify(s.cells));
+  }
+  assertOneWholeBoard(s, 12, 'solved');
+  assert.equal(selections, 14, 'solved in 7 moves');
+}
+
+/** Turns `pages` pages from the first board; each screen shows one whole
+ * board (of `cells` images) or none (a screen of text). */
+async function turnPages(p, cells, pages) {
+  let boards = 0;
+  for (let i = 0; i < pages; i++) {
+    const s = await settled(p);
+    if (Object.keys(s.boards).length > 0) {
+      assertOneWholeBoard(s, cells, `screen ${i}`);
+      boards++;
+    }
+    await p.evaluate(() => window.turn());
+  }
+  assert.ok(boards >= pages - 2, `${boards} of ${pages} screens show a board`);
+}
+
+const bytesOf = async (path) => [...await readFile(path)].join(',');
+
+async function epubImage(path, name) {
+  const zip = await JSZipLib.loadAsync(await readFile(path));
+  return [...await zip.file(`OEBPS/${name}`).async('uint8array')].join(',');
+}
+
+for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
+  const three = `${HANOI[3]}/ebooks/towers-hanoi-analysis`;
+  test(`epub.js plays the 3-disc Towers of Hanoi to solved, one whole board a screen (${size})`, { skip: !HANOI[3] }, async () => {
+    const b = await browser(viewport);
+    try {
+      await epubjs(b.page, `${server.origin}/hanoi3/ebooks/towers-hanoi-analysis.epub`, viewport);
+      await playHanoiToSolved(b.page, await epubImage(`${three}.epub`, 'hab.png'));
+      assert.deepEqual(b.failed, []);
+    } finally {
+      await b.close();
+    }
+  });
+
+  test(`foliate-js plays the 3-disc Towers of Hanoi EPUB to solved, one whole board a screen (${size})`, { skip: !HANOI[3] }, async () => {
+    const b = await browser(viewport);
+    try {
+      await foliate(b.page, `${server.origin}/hanoi3/ebooks/towers-hanoi-analysis.epub`);
+      await playHanoiToSolved(b.page, await epubImage(`${three}.epub`, 'hab.png'));
+    } finally {
+      await b.close();
+    }
+  });
+}
+
+test('foliate-js plays the 3-disc Towers of Hanoi MOBI to solved, one whole board a screen (e-ink)', { skip: !HANOI[3] }, async () => {
+  const b = await browser(EINK);
+  try {
+    await foliate(b.page, `${server.origin}/hanoi3/ebooks/towers-hanoi-analysis.mobi`);
+    await playHanoiToSolved(b.page, await bytesOf(`${HANOI[3]}/ebooks/hab.gif`));
+  } finally {
+    await b.close();
+  }
+});
+
+// Seven discs: eight rows of cells, the tallest board.
+for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
+  test(`the 7-disc Towers of Hanoi EPUB shows one whole board a screen in epub.js and foliate-js (${size})`, { skip: !HANOI[7] }, async () => {
+    const url = `${server.origin}/hanoi7/ebooks/towers-hanoi-analysis.epub`;
+    const b = await browser(viewport);
+    try {
+      await epubjs(b.page, url, viewport);
+      await turnPages(b.page, 24, 12);
+      await foliate(b.page, url);
+      await turnPages(b.page, 24, 12);
+    } finally {
+      await b.close();
+    }
+  });
+}
+
+test('foliate-js shows one whole board a screen in the MOBIs (e-ink)', { skip: !HANOI[7] }, async () => {
+  const b = await browser(EINK);
+  try {
+    await foliate(b.page, `${server.origin}/hanoi7/ebooks/towers-hanoi-analysis.mobi`);
+    await turnPages(b.page, 24, 12);
+    await foliate(b.page, `${server.base}ebooks/tictactoe-two-player.mobi`);
+    await turnPages(b.page, 9, 12);
   } finally {
     await b.close();
   }

@@ -196,22 +196,27 @@ fn lynx_reads_each_row_of_a_board_on_its_own_line() {
 }
 
 /// epub.js plays the EPUB with one whole board a page at 360x640 and
-/// 600x800; the Kindle HTML and the MOBI's text (rebuilt by libmobi's
-/// mobitool) show each board whole inside 600x800 (tests/e2e/readers.test.mjs).
+/// 600x800; epub.js and foliate-js play the 3-disc Towers of Hanoi to
+/// solved (foliate-js from the EPUB and the MOBI) and show one whole
+/// board a screen at 7 discs; the Kindle HTML and the MOBI's text
+/// (rebuilt by libmobi's mobitool) show each board whole inside 600x800
+/// (tests/e2e/readers.test.mjs).
 #[test]
 fn reading_engines_show_one_whole_board_per_screen() {
     let ready = runs("node", &["--version"])
         && Path::new("/usr/bin/chromium").is_file()
         && node_modules_have("playwright-core")
         && node_modules_have("epubjs")
+        && node_modules_have("foliate-js")
         && node_modules_have("jszip")
         && runs("mobitool", &["-v"]);
     if !have(
-        "node, Chromium, epub.js (npm ci --prefix tests/e2e) and mobitool",
+        "node, Chromium, epub.js and foliate-js (npm ci --prefix tests/e2e) and mobitool",
         ready,
     ) {
         return;
     }
+    let (three, seven) = (hanoi_site(3), hanoi_site(7));
     let (tmp, source, _) = mobitool_source(&built().join("ebooks/tictactoe-two-player.mobi"));
     // A Kindle ends a page at each break; an HTML parser would nest the
     // rest of the book in the unknown `<mbp:pagebreak/>` element instead.
@@ -226,9 +231,17 @@ fn reading_engines_show_one_whole_board_per_screen() {
         .arg(e2e().join("readers.test.mjs"))
         .env("SITE_DIR", built())
         .env("MOBI_HTML", &html)
+        .env(
+            "HANOI_SITES",
+            format!(
+                "3={},7={}",
+                three.path().join("site").display(),
+                seven.path().join("site").display()
+            ),
+        )
         .output()
         .expect("node runs");
     let t = text(&o);
     assert!(o.status.success(), "{t}");
-    assert!(t.contains("# fail 0") && t.contains("# pass 5"), "{t}");
+    assert!(t.contains("# fail 0") && t.contains("# pass 13"), "{t}");
 }

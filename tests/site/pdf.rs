@@ -240,7 +240,9 @@ fn every_pdf_prints_its_page_numbers_and_the_numbers_of_its_links() {
 
 /// The Towers of Hanoi on paper, one choice a peg: a page prints a page
 /// number only in the space above a peg that can be chosen (at most
-/// three), inside that peg's link, and no other number on the board.
+/// three), inside that peg's link, and no other number on the board. The
+/// board is as large as the page allows: its three columns fill the
+/// width inside the margins (the rows are short, so width is the limit).
 #[test]
 fn a_hanoi_page_prints_one_number_for_each_peg_it_can_choose() {
     let hanoi: Vec<PathBuf> = pdfs()
@@ -280,6 +282,23 @@ fn a_hanoi_page_prints_one_number_for_each_peg_it_can_choose() {
                 .filter(|t| t.1 >= 36.0 && t.2.chars().all(|c| c.is_ascii_digit()))
                 .count();
             assert_eq!(printed, linked.len(), "{}: page {n}", path.display());
+            // A peg's link is its column: a third of the width inside the
+            // half-inch margins of a 396 pt page.
+            let column = (396.0 - 2.0 * 36.0) / 3.0;
+            let columns = page
+                .links
+                .iter()
+                .filter(|(r, _)| {
+                    (r[2] - r[0] - column).abs() < 0.5 && r[0] >= 35.5 && r[2] <= 360.5
+                })
+                .count();
+            assert_eq!(
+                columns,
+                linked.len(),
+                "{}: page {n}: {:?}",
+                path.display(),
+                page.links
+            );
             choices += linked.len();
         }
         assert!(choices > 0, "{}", path.display());
