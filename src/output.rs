@@ -18,6 +18,7 @@
 mod copy;
 mod marker;
 mod remove;
+mod walk;
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -32,8 +33,9 @@ use rustc_hash::FxHashMap;
 
 use copy::copy_file;
 pub use marker::MARKER;
-use marker::{LIST_HEADER, MARKER_TEXT, Made, key, marker_text};
-use remove::{remove_made, remove_made_by, sweep_stale_staging, top_entries, walk_subtree};
+use marker::{LIST_HEADER, MARKER_TEXT, Made, marker_text};
+use remove::{remove_made, remove_made_by, sweep_stale_staging};
+use walk::{Folder, path_of};
 
 /// A file to write: its path relative to the output folder, `/`-separated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -240,16 +242,20 @@ fn check_contents(out: &Path, new: &HashSet<String>) -> Result<Option<Made>, Out
     let Some(made) = Made::read(out).map_err(io_err(out))? else {
         return Ok(None); // empty, as check_target found
     };
-    let tops = top_entries(out).map_err(io_err(out))?;
+    let root = Folder::open(out).map_err(io_err(out))?;
+    let tops = root.entries().map_err(io_err(out))?;
     let found = crate::par::map(&tops, |top| {
-        for entry in walk_subtree(top) {
-            let entry = entry.map_err(|e| OutputError::Io(out.to_path_buf(), e.into()))?;
-            let k = key(out, &entry);
-            if k != MARKER && !made.contains(&k, new) {
-                return Err(OutputError::Foreign(entry.into_path()));
-            }
-        }
-        Ok(())
+        root.walk(
+            top,
+            "",
+            &mut |_, _, k| {
+                if k != MARKER && !made.contains(k, new) {
+                    return Err(OutputError::Foreign(path_of(out, k)));
+                }
+                Ok(())
+            },
+            &mut |_, e| Err(OutputError::Io(out.to_path_buf(), e)),
+        )
     });
     found.into_iter().collect::<Result<(), _>>()?;
     Ok(Some(made))

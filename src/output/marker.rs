@@ -68,17 +68,3 @@ pub(super) fn marker_text(made: &HashSet<String>) -> String {
     }
     text
 }
-
-/// The key of a path below `root` in a marker's list: its path from
-/// `root` (`/`-separated, as Unix writes it), folders ending in `/`.
-pub(super) fn key(root: &Path, entry: &walkdir::DirEntry) -> String {
-    let rel = entry
-        .path()
-        .strip_prefix(root)
-        .expect("walkdir stays below its root");
-    let mut k = rel.to_string_lossy().into_owned();
-    if entry.file_type().is_dir() {
-        k.push('/');
-    }
-    k
-}

@@ -6,30 +6,10 @@ use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::marker::{MARKER, Made, key};
-
-/// The entries of `dir`, sorted by name: the subtrees that the check and
-/// the removal below take one job each, so that both cores work and
-/// folders apart never wait on each other's locks in the kernel.
-pub(super) fn top_entries(dir: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut tops = fs::read_dir(dir)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<io::Result<Vec<_>>>()?;
-    tops.sort();
-    Ok(tops)
-}
-
-/// Walks the subtree at `top` (a path just below a root), contents
-/// first, in name order, never following a symbolic link: not even `top`
-/// itself.
-pub(super) fn walk_subtree(top: &Path) -> walkdir::WalkDir {
-    walkdir::WalkDir::new(top)
-        .follow_root_links(false)
-        .contents_first(true)
-        .sort_by_file_name()
-}
+use super::marker::{MARKER, Made};
+use super::walk::{Entry, Folder, path_of};
 
 /// The process id in a staging folder's name, if the rest of the name is
 /// `<prefix><pid>` or `<prefix><pid>-<n>` (digits only).
@@ -107,15 +87,24 @@ pub(super) fn remove_made(dir: &Path, made: &HashSet<String>) {
 /// Deletes what `made` lists below `dir`, deepest first, without following
 /// symbolic links, then the marker and `dir` itself if nothing else is
 /// left. Returns a line for each path that stays.
+///
+/// Each top-level entry is one job, so that both cores work and folders
+/// apart never wait on each other's locks in the kernel.
 pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> Vec<String> {
-    let tops = match top_entries(dir) {
-        Ok(tops) => tops,
-        Err(e) => return vec![format!("cannot read {}: {e}", dir.display())],
+    let cannot_read = |e| vec![format!("cannot read {}: {e}", dir.display())];
+    let root = match Folder::open(dir) {
+        Ok(root) => root,
+        Err(e) => return cannot_read(e),
     };
-    let mut left: Vec<String> = crate::par::map(&tops, |top| remove_subtree(dir, top, made, new))
-        .into_iter()
-        .flatten()
-        .collect();
+    let tops = match root.entries() {
+        Ok(tops) => tops,
+        Err(e) => return cannot_read(e),
+    };
+    let mut left: Vec<String> =
+        crate::par::map(&tops, |top| remove_subtree(dir, &root, top, made, new))
+            .into_iter()
+            .flatten()
+            .collect();
     if left.is_empty() {
         // An empty folder that was `--out` has no marker.
         let marker = match fs::remove_file(dir.join(MARKER)) {
@@ -129,39 +118,44 @@ pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> 
     left
 }
 
-/// [`remove_made_by`] for the subtree at `top`, just below `root`.
-fn remove_subtree(root: &Path, top: &Path, made: &Made, new: &HashSet<String>) -> Vec<String> {
-    let mut left = Vec::new();
-    for entry in walk_subtree(top) {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                left.push(format!("cannot read {}: {e}", root.display()));
-                continue;
+/// [`remove_made_by`] for `top`, an entry of `root` (the folder `dir`).
+fn remove_subtree(
+    dir: &Path,
+    root: &Folder,
+    top: &Entry,
+    made: &Made,
+    new: &HashSet<String>,
+) -> Vec<String> {
+    // Both callbacks below add to it, one at a time.
+    let left = std::cell::RefCell::new(Vec::new());
+    let _ = root.walk::<std::convert::Infallible>(
+        top,
+        "",
+        &mut |folder, entry, k| {
+            if k == MARKER {
+                return Ok(());
             }
-        };
-        let k = key(root, &entry);
-        if k == MARKER {
-            continue;
-        }
-        if !made.contains(&k, new) {
-            left.push(format!(
-                "kept {}: not made by this tool",
-                entry.path().display()
-            ));
-            continue;
-        }
-        let removed = if entry.file_type().is_dir() {
-            fs::remove_dir(entry.path())
-        } else {
-            fs::remove_file(entry.path())
-        };
-        match removed {
-            Ok(()) => {}
-            // A folder that still holds a leftover was named already.
-            Err(_) if entry.file_type().is_dir() && !left.is_empty() => {}
-            Err(e) => left.push(format!("cannot remove {}: {e}", entry.path().display())),
-        }
-    }
-    left
+            let mut left = left.borrow_mut();
+            if !made.contains(k, new) {
+                left.push(format!(
+                    "kept {}: not made by this tool",
+                    path_of(dir, k).display()
+                ));
+                return Ok(());
+            }
+            match folder.remove(entry) {
+                Ok(()) => {}
+                // A folder that still holds a leftover was named already.
+                Err(_) if entry.is_dir() && !left.is_empty() => {}
+                Err(e) => left.push(format!("cannot remove {}: {e}", path_of(dir, k).display())),
+            }
+            Ok(())
+        },
+        &mut |_, e| {
+            left.borrow_mut()
+                .push(format!("cannot read {}: {e}", dir.display()));
+            Ok(())
+        },
+    );
+    left.into_inner()
 }
