@@ -15,8 +15,8 @@ mod sink;
 
 pub use crate::ebook::EBOOKS;
 pub use catalog::{
-    ANALYSIS, GAMEBOOK, HANOI, HANOI_ANALYSIS, TWO_PLAYER, VS_COMPUTER, editions, hanoi_solver,
-    images,
+    ANALYSIS, GAMEBOOK, HANOI, HANOI_ANALYSIS, TWO_PLAYER, VS_COMPUTER, each_edition, editions,
+    hanoi_solver, images,
 };
 pub use error::BuildError;
 pub use options::{Budgets, Options, PDF_PAGES};
@@ -101,67 +101,91 @@ fn render_book(
     (OutFile::new(file, bytes), report, timing)
 }
 
-/// The books of the editions: each edition (as books show it) in each
-/// format, as one job each, the largest first, each put into `sink` as
-/// soon as it is made, so finished books do not pile up in memory; then
-/// the GIFs the Kindle HTML files use. Fails on the first book over its
-/// budget (the caller drops what the sink holds).
-fn books(
-    editions: &[Edition],
+/// What one edition made: its pages' report, and each of its books (as
+/// books show it, in [`ebook::FORMATS`] order) with its job's time.
+struct EditionWork {
+    pages: Report,
+    books: Vec<(BookReport, Timing)>,
+    /// The images its Kindle HTML shows (none for a print-only edition).
+    kindle_images: Vec<&'static str>,
+}
+
+/// One edition's web pages (none for a print-only edition) and books, at
+/// once, each file put into `sink` as soon as it is made, so that the
+/// pages do not wait for every edition's screens and finished books do
+/// not pile up in memory.
+fn edition_work(
+    edition: &Edition,
     assets: &Assets,
     budgets: Budgets,
-    report: &mut Report,
     sink: &impl Sink,
-) -> Result<(), BuildError> {
-    let books = timed_wall(
-        &mut report.timings,
-        "  book screens (shared across games)",
-        || editions.iter().map(Edition::for_books).collect::<Vec<_>>(),
-    );
-    let mut jobs: Vec<_> = books
-        .iter()
-        .flat_map(|b| ebook::formats(b).iter().map(move |f| (&**b, f)))
-        .collect();
-    // The EPUBs (deflate) and MOBIs take longest; start them first.
-    jobs.sort_by_key(|(_, (suffix, ..))| ebook::FORMATS.iter().position(|f| f.0 == *suffix));
-    let made = timed_wall(&mut report.timings, "  books (one job each)", || {
-        crate::par::map(&jobs, |(edition, format)| {
-            let (file, book, timing) = render_book(edition, format, assets, budgets);
-            let put = if book.left_out {
-                Ok(())
+) -> Result<EditionWork, BuildError> {
+    let (pages, books) = crate::par::join(
+        || {
+            let mut pages = Report::default();
+            if !edition.print_only {
+                let step = format!("  {} pages, rendered and written", edition.slug);
+                let mut timings = Vec::new();
+                timed_wall(&mut timings, &step, || {
+                    html::render_in_batches(edition, assets, |files| {
+                        count(&mut pages, &files);
+                        sink.put(files)
+                    })
+                })?;
+                pages.timings = timings;
+            }
+            Ok::<_, BuildError>(pages)
+        },
+        || {
+            let book = edition.for_books();
+            // The EPUB (deflate) and the MOBI take longest; they start first.
+            let made = crate::par::map(ebook::formats(&book), |format| {
+                let (file, report, timing) = render_book(&book, format, assets, budgets);
+                if !report.left_out {
+                    sink.put(vec![file])?;
+                }
+                Ok::<_, BuildError>((report, timing))
+            });
+            let kindle_images = if book.print_only {
+                Vec::new()
             } else {
-                sink.put(vec![file])
+                book.used_images()
             };
-            put.map(|()| (book, timing))
-        })
-    });
-    let mut made = made.into_iter().collect::<Result<Vec<_>, _>>()?;
-    // Report the books in edition order, whatever ran first.
-    made.sort_by_key(|(book, _)| {
-        let name = book.file.split('/').nth(1).unwrap_or_default();
-        editions.iter().enumerate().find_map(|(e, edition)| {
-            let format = ebook::FORMATS
-                .iter()
-                .position(|f| name.strip_suffix(f.0) == Some(edition.book_stem().as_str()))?;
-            Some((e, format))
-        })
-    });
-    for (book, timing) in made {
-        if !book.left_out {
-            count_file(report, &book.file, book.bytes);
+            Ok::<_, BuildError>((made.into_iter().collect::<Result<Vec<_>, _>>()?, kindle_images))
+        },
+    );
+    let (books, kindle_images) = books?;
+    Ok(EditionWork {
+        pages: pages?,
+        books,
+        kindle_images,
+    })
+}
+
+/// The books' reports, in edition order, and the GIFs the Kindle HTML
+/// files use (the cover last), once every book is within its budget.
+fn books_report(
+    work: Vec<EditionWork>,
+    assets: &Assets,
+    pages: &mut Report,
+    sink: &impl Sink,
+) -> Result<Report, BuildError> {
+    let mut report = Report::default();
+    let mut gifs: Vec<&str> = Vec::new();
+    for w in work {
+        pages.absorb(w.pages);
+        for (book, timing) in w.books {
+            if !book.left_out {
+                count_file(&mut report, &book.file, book.bytes);
+            }
+            report.books.push(book);
+            report.timings.push(timing);
         }
-        report.books.push(book);
-        report.timings.push(timing);
+        gifs.extend(w.kindle_images);
     }
-    if let Some(e) = over_budget(report) {
+    if let Some(e) = over_budget(&report) {
         return Err(e);
     }
-    // The GIFs beside the Kindle HTML files: every book's, the cover last.
-    let mut gifs: Vec<&str> = books
-        .iter()
-        .filter(|b| !b.print_only)
-        .flat_map(|b| b.used_images())
-        .collect();
     let order = images();
     gifs.sort_by_key(|n| order.iter().position(|i| i == n));
     gifs.dedup();
@@ -173,15 +197,18 @@ fn books(
             OutFile::new(format!("{EBOOKS}/{file}"), assets.get(&file))
         })
         .collect();
-    count(report, &files);
-    Ok(sink.put(files)?)
+    count(&mut report, &files);
+    sink.put(files)?;
+    Ok(report)
 }
 
 /// Renders the whole site, every edition in every format, into `sink`.
-/// The web pages go to the sink edition by edition while the books are
-/// made beside them, all on the one thread pool ([`crate::par`]); the home
-/// page and the extra files of `static/` come last, so an extra with the
-/// name of a file the build makes is refused ([`BuildError::StaticClash`]).
+/// Each edition is one job from its screens to its last file: its web
+/// pages go to the sink while its books are made beside them, all on the
+/// one thread pool ([`crate::par`]), so no edition's files wait for
+/// another's screens. The home page and the extra files of `static/`
+/// come last, so an extra with the name of a file the build makes is
+/// refused ([`BuildError::StaticClash`]).
 pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Report, BuildError> {
     let mut report = Report::default();
     let timings = &mut report.timings;
@@ -197,31 +224,20 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
     let hanoi = timed(timings, "solve the Towers of Hanoi", || {
         hanoi_solver(options.hanoi_discs)
     });
-    let editions = timed(timings, "screens", || editions(&solver, &games, &hanoi));
-    let (pages, books) = timed(timings, "pages and books, at once", || {
-        crate::par::join(
-            || {
-                let (mut pages, mut timings) = (Report::default(), Vec::new());
-                for e in editions.iter().filter(|e| !e.print_only) {
-                    let step = format!("  {} pages, rendered and written", e.slug);
-                    timed_wall(&mut timings, &step, || {
-                        html::render_in_batches(e, assets, |files| {
-                            count(&mut pages, &files);
-                            sink.put(files)
-                        })
-                    })?;
-                }
-                pages.timings = timings;
-                Ok::<_, BuildError>(pages)
-            },
-            || {
-                let mut books_report = Report::default();
-                books(&editions, assets, options.budgets, &mut books_report, sink)?;
-                Ok::<_, BuildError>(books_report)
-            },
-        )
+    let made = timed(timings, "screens, pages and books, at once", || {
+        each_edition(&solver, &games, &hanoi, |edition| {
+            let work = edition_work(&edition, assets, options.budgets, sink);
+            (edition, work)
+        })
     });
-    let (pages, books) = (pages?, books?);
+    let mut editions = Vec::with_capacity(made.len());
+    let mut work = Vec::with_capacity(made.len());
+    for (edition, w) in made {
+        editions.push(edition);
+        work.push(w?);
+    }
+    let mut pages = Report::default();
+    let books = books_report(work, assets, &mut pages, sink)?;
     let mut home = Report::default();
     let home_files = home_files(assets, &editions, &books.books);
     count(&mut home, &home_files);

@@ -44,6 +44,18 @@ pub fn editions(
     games: &[Match<Board>],
     hanoi: &Solver<Hanoi>,
 ) -> Vec<Edition> {
+    each_edition(solver, games, hanoi, |e| e)
+}
+
+/// [`editions`], each handed to `then` as soon as it is made, on the job
+/// that made it: what the build does with an edition need not wait for
+/// the others. The results are in the editions' order.
+pub fn each_edition<R: Send>(
+    solver: &Solver<Board>,
+    games: &[Match<Board>],
+    hanoi: &Solver<Hanoi>,
+    then: impl Fn(Edition) -> R + Sync + Send,
+) -> Vec<R> {
     let makers: [&(dyn Fn() -> Edition + Sync); 6] = [
         &|| two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS)),
         &|| vs_computer::edition(VS_COMPUTER, solver, games),
@@ -53,7 +65,7 @@ pub fn editions(
         &|| gamebook::edition(GAMEBOOK, solver),
     ];
     // Each edition on its own job, on every core.
-    crate::par::map(&makers, |make| make())
+    crate::par::map(&makers, |make| then(make()))
 }
 
 /// The Towers of Hanoi of `discs` discs, solved.
