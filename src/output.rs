@@ -784,6 +784,49 @@ mod tests {
     }
 
     #[test]
+    fn removing_names_each_path_that_stays_once_and_nothing_else() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("old");
+        for d in ["a/b", "a/c", "d"] {
+            fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        for f in [
+            "index.html",
+            "a/b/1.html",
+            "a/c/1.html",
+            "a/top.html",
+            "d/1.html",
+        ] {
+            fs::write(dir.join(f), "made").unwrap();
+        }
+        fs::write(dir.join("a/b/mine.txt"), "mine").unwrap();
+        let made: HashSet<String> = [
+            "index.html",
+            "a/",
+            "a/b/",
+            "a/c/",
+            "a/b/1.html",
+            "a/c/1.html",
+            "a/top.html",
+            "d/",
+            "d/1.html",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect();
+        let left = remove_made_by(&dir, &Made::Listed(made), &HashSet::new());
+        let mine = dir.join("a/b/mine.txt");
+        assert_eq!(
+            left,
+            [format!("kept {}: not made by this tool", mine.display())]
+        );
+        assert_eq!(fs::read_to_string(&mine).unwrap(), "mine");
+        assert_eq!(names(&dir), ["a"]);
+        assert_eq!(names(&dir.join("a")), ["b"]);
+        assert_eq!(names(&dir.join("a/b")), ["mine.txt"]);
+    }
+
+    #[test]
     fn an_output_of_the_older_unlisted_kind_is_replaced_but_user_files_are_not() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");

@@ -151,7 +151,10 @@ fn edition_work(
             } else {
                 book.used_images()
             };
-            Ok::<_, BuildError>((made.into_iter().collect::<Result<Vec<_>, _>>()?, kindle_images))
+            Ok::<_, BuildError>((
+                made.into_iter().collect::<Result<Vec<_>, _>>()?,
+                kindle_images,
+            ))
         },
     );
     let (books, kindle_images) = books?;
