@@ -18,6 +18,7 @@
 mod copy;
 mod marker;
 mod remove;
+mod reuse;
 mod walk;
 
 use std::collections::HashSet;
@@ -292,6 +293,9 @@ pub struct Staging {
     /// Lines about stale staging folders that could not be cleared.
     warnings: Vec<String>,
     committed: bool,
+    /// The permission bits a new file gets here (0666 less the umask), as
+    /// the marker got them: an old file is linked only if it has them.
+    file_mode: u32,
 }
 
 /// What a staging folder holds so far.
@@ -299,12 +303,20 @@ struct Progress {
     /// Every path listed, folders ending in `/`.
     made: HashSet<String>,
     /// Each folder made, open, by its path in the staging folder (`""`
-    /// for the staging folder itself): files are created relative to
-    /// their folder (`openat`), so the kernel looks up one name a file,
-    /// not the whole path.
-    folders: FxHashMap<String, Arc<OwnedFd>>,
+    /// for the staging folder itself), with the old output's folder of
+    /// that path: files are created relative to their folder (`openat`),
+    /// so the kernel looks up one name a file, not the whole path.
+    folders: FxHashMap<String, Arc<Folders>>,
     /// The marker, open at its end, once the folder is there.
     marker: Option<fs::File>,
+}
+
+/// A folder of the staging folder, open, and the old output's folder of
+/// the same path, if there is one: where an unchanged file is linked from
+/// ([`reuse`]).
+struct Folders {
+    new: OwnedFd,
+    old: Option<OwnedFd>,
 }
 
 impl Staging {
@@ -327,6 +339,7 @@ impl Staging {
             }),
             warnings: Vec::new(),
             committed: false,
+            file_mode: 0,
         };
         let lock_path = staging.place.beside(".lock");
         let lock = open_lock(&lock_path).map_err(io_err(&lock_path))?;
@@ -349,7 +362,14 @@ impl Staging {
             format!("{MARKER_TEXT}{LIST_HEADER}").as_bytes(),
         )
         .map_err(io_err(&marker_path))?;
-        let root = open_folder(&staging.dir).map_err(io_err(&staging.dir))?;
+        staging.file_mode =
+            std::os::unix::fs::MetadataExt::mode(&marker.metadata().map_err(io_err(&marker_path))?)
+                & 0o7777;
+        let root = Folders {
+            new: open_folder(&staging.dir).map_err(io_err(&staging.dir))?,
+            // Under the lock, and checked by `check_target`: ours, or empty.
+            old: open_folder(&staging.place.out).ok(),
+        };
         let progress = staging.progress.get_mut().expect("not shared yet");
         progress.marker = Some(marker);
         progress.folders.insert(String::new(), Arc::new(root));
@@ -395,8 +415,15 @@ impl Staging {
         for d in dirs {
             let path = self.dir.join(d);
             fs::create_dir(&path).map_err(io_err(&path))?;
-            let folder = open_folder(&path).map_err(io_err(&path))?;
-            progress.folders.insert(d.to_string(), Arc::new(folder));
+            let (parent, name) = d.rsplit_once('/').unwrap_or(("", d));
+            let old = progress.folders[parent]
+                .old
+                .as_ref()
+                .and_then(|p| reuse::old_folder(p, &std::ffi::CString::new(name).ok()?));
+            let new = open_folder(&path).map_err(io_err(&path))?;
+            progress
+                .folders
+                .insert(d.to_string(), Arc::new(Folders { new, old }));
         }
         Ok(())
     }
@@ -406,16 +433,27 @@ impl Staging {
         self.claim(files.iter().map(|f| f.path.as_str()))?;
         // Each file's folder and name, the folders taken out of the lock
         // before the writing starts (a writer may itself wait on it).
-        let folders: Vec<Arc<OwnedFd>> = {
+        let folders: Vec<Arc<Folders>> = {
             let progress = self.progress.lock().expect("a writer panicked");
             files
                 .iter()
                 .map(|f| Arc::clone(&progress.folders[split(f).0]))
                 .collect()
         };
-        let jobs: Vec<(&OutFile, &Arc<OwnedFd>)> = files.iter().zip(&folders).collect();
+        let jobs: Vec<(&OutFile, &Arc<Folders>)> = files.iter().zip(&folders).collect();
         crate::par::map(&jobs, |(f, folder)| {
-            create_in(folder, split(f).1, &f.bytes).map_err(io_err(&self.dir.join(&f.path)))
+            let name = std::ffi::CString::new(split(f).1);
+            name.map_err(io::Error::from)
+                .and_then(|name| {
+                    let linked = folder.old.as_ref().is_some_and(|old| {
+                        reuse::link_if_same(old, &folder.new, &name, &f.bytes, self.file_mode)
+                    });
+                    if linked {
+                        return Ok(());
+                    }
+                    create_in(&folder.new, &name, &f.bytes)
+                })
+                .map_err(io_err(&self.dir.join(&f.path)))
         })
         .into_iter()
         .collect()
@@ -578,8 +616,7 @@ fn open_folder(path: &Path) -> io::Result<OwnedFd> {
 /// Creates the file `name` in `folder` holding `bytes`; fails if it is
 /// there already. Permissions as `fs::write` gives them (0666 less the
 /// umask).
-fn create_in(folder: &OwnedFd, name: &str, bytes: &[u8]) -> io::Result<()> {
-    let name = std::ffi::CString::new(name)?;
+fn create_in(folder: &OwnedFd, name: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
     let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
     // SAFETY: `name` is a valid NUL-terminated string and `folder` an open
     // folder, both alive for the call; a new descriptor is owned below.
@@ -781,6 +818,29 @@ mod tests {
             }
         }
         publish(&out, &files("two")).unwrap();
+    }
+
+    #[test]
+    fn a_rebuild_links_unchanged_files_and_writes_the_others() {
+        use std::os::unix::fs::MetadataExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let site = |index: &str| {
+            vec![
+                OutFile::new("index.html", index),
+                OutFile::new("a/b/c.html", "same"),
+            ]
+        };
+        publish(&out, &site("one")).unwrap();
+        let inode = |p: &str| fs::metadata(out.join(p)).unwrap().ino();
+        let (index, page) = (inode("index.html"), inode("a/b/c.html"));
+        publish(&out, &site("two")).unwrap();
+        // The same file, now under the new output's name alone.
+        assert_eq!(inode("a/b/c.html"), page);
+        assert_eq!(fs::metadata(out.join("a/b/c.html")).unwrap().nlink(), 1);
+        assert_ne!(inode("index.html"), index);
+        assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "two");
+        assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "same");
     }
 
     #[test]
