@@ -165,26 +165,22 @@ fn edition_work(
     })
 }
 
-/// The books' reports, in edition order, and the GIFs the Kindle HTML
-/// files use (the cover last), once every book is within its budget.
+/// The books' report (`books` in edition order), once every book is
+/// within its budget, and then the GIFs the Kindle HTML files use
+/// (`gifs`, in any order, and the cover last).
 fn books_report(
-    work: Vec<EditionWork>,
+    books: Vec<(BookReport, Timing)>,
+    mut gifs: Vec<&'static str>,
     assets: &Assets,
-    pages: &mut Report,
     sink: &impl Sink,
 ) -> Result<Report, BuildError> {
     let mut report = Report::default();
-    let mut gifs: Vec<&str> = Vec::new();
-    for w in work {
-        pages.absorb(w.pages);
-        for (book, timing) in w.books {
-            if !book.left_out {
-                count_file(&mut report, &book.file, book.bytes);
-            }
-            report.books.push(book);
-            report.timings.push(timing);
+    for (book, timing) in books {
+        if !book.left_out {
+            count_file(&mut report, &book.file, book.bytes);
         }
-        gifs.extend(w.kindle_images);
+        report.books.push(book);
+        report.timings.push(timing);
     }
     if let Some(e) = over_budget(&report) {
         return Err(e);
@@ -233,14 +229,16 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
             (edition, work)
         })
     });
-    let mut editions = Vec::with_capacity(made.len());
-    let mut work = Vec::with_capacity(made.len());
-    for (edition, w) in made {
+    let (mut editions, mut pages, mut books, mut gifs) =
+        (Vec::new(), Report::default(), Vec::new(), Vec::new());
+    for (edition, work) in made {
         editions.push(edition);
-        work.push(w?);
+        let work = work?;
+        pages.absorb(work.pages);
+        books.extend(work.books);
+        gifs.extend(work.kindle_images);
     }
-    let mut pages = Report::default();
-    let books = books_report(work, assets, &mut pages, sink)?;
+    let books = books_report(books, gifs, assets, sink)?;
     let mut home = Report::default();
     let home_files = home_files(assets, &editions, &books.books);
     count(&mut home, &home_files);
