@@ -11,6 +11,9 @@
 //!   a deletion removes listed paths only, never follows a symbolic
 //!   link, and takes the marker last, so a deletion cut short is finished
 //!   by the next build.
+//! - The old output is only read until the swap. A rebuild links an old
+//!   file that holds exactly the new bytes into the staging folder
+//!   (`reuse`), which leaves the old file as it was.
 //! - One build at a time per output folder: a build holds an advisory lock
 //!   (`flock`) on `.<name>.lock` beside the output from before it looks at
 //!   the folder until it has swapped; a second build waits for it.
