@@ -11,7 +11,7 @@
 //! Invariant: a file is linked only if it is a regular file with no other
 //! name, owned by this user, with the permissions a new file would get,
 //! and holding exactly the new bytes; the inode linked is the one checked
-//! (through its open descriptor), never whatever the name points to later.
+//! (its number is compared after the link, which is undone if it is not).
 //! The old output is only read: until the swap it stays exactly as it
 //! was, and a failed build drops the second names with the staging folder.
 
@@ -65,27 +65,47 @@ pub(super) fn link_if_same(
     if !alone_and_ours {
         return false;
     }
-    // One byte more than expected, to see the end.
-    let mut have = Vec::with_capacity(bytes.len() + 1);
-    let same = (&mut file)
-        .take(bytes.len() as u64 + 1)
-        .read_to_end(&mut have)
-        .is_ok_and(|_| have == bytes);
-    // The inode checked, by its descriptor: `linkat` of
-    // /proc/self/fd/N with AT_SYMLINK_FOLLOW links the open file itself.
-    let Ok(path) = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())) else {
+    // One byte more than expected, in one read: a regular file reads short
+    // only at its end.
+    let mut have = vec![0; bytes.len() + 1];
+    if !file.read(&mut have).is_ok_and(|n| have[..n] == *bytes) {
         return false;
-    };
-    // SAFETY: both strings are NUL-terminated and `new` an open folder.
-    same && unsafe {
+    }
+    // SAFETY: `name` is NUL-terminated and both folders are open.
+    let linked = unsafe {
         libc::linkat(
-            libc::AT_FDCWD,
-            path.as_ptr(),
+            old.as_raw_fd(),
+            name.as_ptr(),
             new.as_raw_fd(),
             name.as_ptr(),
-            libc::AT_SYMLINK_FOLLOW,
+            0,
         )
-    } == 0
+    };
+    if linked != 0 {
+        return false;
+    }
+    // The name may have been given to another file since it was checked:
+    // then the link is undone, and the file is written afresh.
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: `name` is NUL-terminated, `st` is written by the call.
+    let rc = unsafe {
+        libc::fstatat(
+            new.as_raw_fd(),
+            name.as_ptr(),
+            st.as_mut_ptr(),
+            libc::AT_SYMLINK_NOFOLLOW,
+        )
+    };
+    // SAFETY: filled in when `fstatat` succeeded.
+    let same = rc == 0 && {
+        let st = unsafe { st.assume_init() };
+        st.st_ino == meta.ino() && st.st_dev == meta.dev()
+    };
+    if !same {
+        // SAFETY: as above.
+        unsafe { libc::unlinkat(new.as_raw_fd(), name.as_ptr(), 0) };
+    }
+    same
 }
 
 #[cfg(test)]
