@@ -4,8 +4,9 @@
 // tic-tac-toe and of the Towers of Hanoi) and the
 // MOBI's text (as libmobi's mobitool rebuilds it, MOBI_HTML) show each
 // board whole inside a 600x800 screen. Then the Towers of Hanoi at 3 and
-// 7 discs (HANOI_SITES) in epub.js and foliate-js: played to solved by
-// its marked moves, and paged through, one whole board a screen.
+// 7 discs (HANOI_SITES) in epub.js and foliate-js (EPUB and MOBI), at
+// phone and e-ink sizes: played to solved by its marked moves, and paged
+// through, one whole board a screen.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -345,14 +346,14 @@ for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
     }));
 }
 
-// The MOBI is for Kindles, 600 pixels wide and more: its images have no
-// CSS to scale them (the Mobipocket renderer takes sizes in pixels), so
-// a narrower screen would wrap a row.
-test('foliate-js plays the 3-disc Towers of Hanoi MOBI to solved, one whole board a screen (e-ink)', { skip: !HANOI[3] }, () =>
-  withPage(EINK, async (page) => {
-    await foliate(page, `${server.origin}/hanoi3/ebooks/towers-hanoi-analysis.mobi`);
-    await playHanoiToSolved(page, await bytesOf(`${HANOI[3]}/ebooks/hab.gif`));
-  }));
+// The MOBI too: a Kindle ignores its images' `style`, foliate-js takes it.
+for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
+  test(`foliate-js plays the 3-disc Towers of Hanoi MOBI to solved, one whole board a screen (${size})`, { skip: !HANOI[3] }, () =>
+    withPage(viewport, async (page) => {
+      await foliate(page, `${server.origin}/hanoi3/ebooks/towers-hanoi-analysis.mobi`);
+      await playHanoiToSolved(page, await bytesOf(`${HANOI[3]}/ebooks/hab.gif`));
+    }));
+}
 
 // Seven discs: eight rows of cells, the tallest board.
 for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
@@ -366,10 +367,12 @@ for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
     }));
 }
 
-test('foliate-js shows one whole board a screen in the MOBIs (e-ink)', { skip: !HANOI[7] }, () =>
-  withPage(EINK, async (page) => {
-    await foliate(page, `${server.origin}/hanoi7/ebooks/towers-hanoi-analysis.mobi`);
-    await turnPages(page, 24, 12);
-    await foliate(page, `${server.base}ebooks/tictactoe-two-player.mobi`);
-    await turnPages(page, 9, 12);
-  }));
+for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
+  test(`foliate-js shows one whole board a screen in the MOBIs (${size})`, { skip: !HANOI[7] }, () =>
+    withPage(viewport, async (page) => {
+      await foliate(page, `${server.origin}/hanoi7/ebooks/towers-hanoi-analysis.mobi`);
+      await turnPages(page, 24, 12);
+      await foliate(page, `${server.base}ebooks/tictactoe-two-player.mobi`);
+      await turnPages(page, 9, 12);
+    }));
+}
