@@ -57,7 +57,7 @@ pub struct BuildArgs {
     /// End every game as soon as nobody can make three in a row
     #[arg(long)]
     pub early_draws: bool,
-    /// Discs of the Towers of Hanoi, 3 to 7 (7 needs a larger --epub-budget)
+    /// Discs of the Towers of Hanoi, 3 to 7 (7 needs larger --epub-budget and --mobi-budget)
     #[arg(long, value_name = "N", default_value_t = hanoi::Rules::default().discs, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u8).range(i64::from(hanoi::MIN_DISCS)..=i64::from(hanoi::MAX_DISCS)))]
     pub hanoi_discs: u8,
