@@ -150,6 +150,14 @@ test('the Kindle HTML of the Towers of Hanoi shows each board whole at 600x800',
   }
 });
 
+test('the Kindle HTML of the 7-disc Towers of Hanoi shows each board whole at 600x800', { skip: !HANOI[7] }, () =>
+  withPage(EINK, async (page) => {
+    const url = pathToFileURL(`${HANOI[7]}/ebooks/towers-hanoi-analysis-kindle.html`).href;
+    // The tallest boards: the air and seven levels. The start, and the
+    // smallest disc lifted.
+    for (const anchor of ['0', '1']) await wholeBoardAt(page, url, anchor, 'img', 8);
+  }));
+
 test('the MOBI, as libmobi rebuilds it, shows each board whole at 600x800', { skip: !process.env.MOBI_HTML }, async () => {
   const b = await browser(EINK);
   try {
