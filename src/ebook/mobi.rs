@@ -129,18 +129,25 @@ impl Grid for MobiGrid<'_> {
 /// `filepos=['"]?0*(\d+)`). The text is laid out with seven digits, the
 /// number our books need, and again only if its length needs another.
 pub fn markup(book: &Edition, images: &[&str]) -> (Vec<u8>, usize) {
-    let mut digits = 7;
+    markup_from(book, images, 7)
+}
+
+/// [`markup`], laid out first with `digits` a link. The links are filled
+/// in only once the text's length has that many digits, since an offset
+/// with more would not fit.
+fn markup_from(book: &Edition, images: &[&str], mut digits: usize) -> (Vec<u8>, usize) {
     loop {
         let (text, start) = layout(book, images, digits);
-        let needed = text.len().to_string().len();
+        let needed = text.buf.len().to_string().len();
         if needed == digits {
-            return (text, start);
+            return (text.finish(), start);
         }
         digits = needed;
     }
 }
 
-fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
+/// The book's text with `digits` a link, the links not yet filled in.
+fn layout(book: &Edition, images: &[&str], digits: usize) -> (Text, usize) {
     let mut t = Text {
         buf: Vec::new(),
         placed: FxHashMap::default(),
@@ -208,7 +215,7 @@ fn layout(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
     }
     t.push("</body></html>");
     let start = t.placed[&Target::Contents];
-    (t.finish(), start)
+    (t, start)
 }
 
 /// What record 0 says about the book.
@@ -670,6 +677,23 @@ mod tests {
         };
         t.text("caf\u{e9} & \u{2014}");
         assert_eq!(t.buf, b"caf&#233; &amp; &#8212;");
+    }
+
+    #[test]
+    fn links_get_as_many_digits_as_the_text_needs() {
+        // A text longer than its links' digits can count is laid out
+        // again, not filled in: started at one digit, this book (about
+        // 100 KB of text) gets six, as from the usual seven.
+        let hanoi = crate::site::hanoi_solver(3);
+        let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
+        let (text, start) = markup_from(&book, book.images, 1);
+        assert_eq!((text.clone(), start), markup(&book, book.images));
+        let digits = text.len().to_string().len();
+        let text = String::from_utf8(text).unwrap();
+        for link in text.split("filepos=").skip(1) {
+            let n = link.bytes().take_while(u8::is_ascii_digit).count();
+            assert_eq!(n, digits, "{link:.20}");
+        }
     }
 
     #[test]
