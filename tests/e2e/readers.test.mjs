@@ -63,17 +63,7 @@ for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
     const b = await browser(viewport);
     const p = b.page;
     try {
-      await p.goto(server.base + 'index.html');
-      await p.evaluate(() => {
-        document.documentElement.innerHTML = '<head></head><body style="margin:0"><div id="viewer"></div></body>';
-      });
-      await p.addScriptTag({ path: JSZIP });
-      await p.addScriptTag({ path: EPUBJS });
-      await p.evaluate(async ({ url, w, h }) => {
-        window.book = window.ePub(url);
-        window.rendition = window.book.renderTo('viewer', { width: w, height: h, flow: 'paginated', spread: 'none' });
-        await window.rendition.display('b001.xhtml#0');
-      }, { url: server.base + 'ebooks/tictactoe-two-player.epub', w: viewport.width, h: viewport.height });
+      await epubjs(p, server.base + 'ebooks/tictactoe-two-player.epub', viewport);
       const cells = '.........'.split('');
       // epub.js may relocate more than once (to the file, then the board):
       // wait until the board expected is on screen, then check the screen.
