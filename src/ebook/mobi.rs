@@ -682,13 +682,14 @@ mod tests {
     #[test]
     fn links_get_as_many_digits_as_the_text_needs() {
         // A text longer than its links' digits can count is laid out
-        // again, not filled in: started at one digit, this book (about
-        // 100 KB of text) gets six, as from the usual seven.
+        // again, not filled in: started at one digit, this book (under
+        // 100 KB of text) gets five, as it does from the usual seven.
         let hanoi = crate::site::hanoi_solver(3);
         let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
         let (text, start) = markup_from(&book, book.images, 1);
         assert_eq!((text.clone(), start), markup(&book, book.images));
         let digits = text.len().to_string().len();
+        assert_eq!(digits, 5);
         let text = String::from_utf8(text).unwrap();
         for link in text.split("filepos=").skip(1) {
             let n = link.bytes().take_while(u8::is_ascii_digit).count();

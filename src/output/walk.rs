@@ -184,22 +184,26 @@ pub(super) fn path_of(root: &Path, key: &str) -> std::path::PathBuf {
 mod tests {
     use super::*;
 
-    fn keys(root: &Path) -> Vec<String> {
+    /// Walks everything below `root` with `visit`; an unreadable folder
+    /// fails the test.
+    fn walk_all<E>(
+        root: &Path,
+        mut visit: impl FnMut(&Folder, &Entry, &str) -> Result<(), E>,
+    ) -> Result<(), E> {
         let folder = Folder::open(root).unwrap();
-        let mut keys = Vec::new();
         for e in folder.entries().unwrap() {
-            folder
-                .walk(
-                    &e,
-                    "",
-                    &mut |_, _, k| {
-                        keys.push(k.to_string());
-                        Ok::<(), ()>(())
-                    },
-                    &mut |k, e| panic!("{k}: {e}"),
-                )
-                .unwrap();
+            folder.walk(&e, "", &mut visit, &mut |k, e| panic!("{k}: {e}"))?;
         }
+        Ok(())
+    }
+
+    fn keys(root: &Path) -> Vec<String> {
+        let mut keys = Vec::new();
+        walk_all(root, |_, _, k| {
+            keys.push(k.to_string());
+            Ok::<(), ()>(())
+        })
+        .unwrap();
         keys
     }
 
@@ -227,22 +231,13 @@ mod tests {
         std::fs::create_dir(&elsewhere).unwrap();
         std::fs::write(elsewhere.join("precious"), "").unwrap();
         std::os::unix::fs::symlink(&elsewhere, tmp.path().join("link")).unwrap();
-        let folder = Folder::open(tmp.path()).unwrap();
-        for e in folder.entries().unwrap() {
-            folder
-                .walk(
-                    &e,
-                    "",
-                    &mut |f, e, k| {
-                        if k == "link" {
-                            f.remove(e)?;
-                        }
-                        Ok::<(), io::Error>(())
-                    },
-                    &mut |_, e| Err(e),
-                )
-                .unwrap();
-        }
+        walk_all(tmp.path(), |f, e, k| {
+            if k == "link" {
+                f.remove(e)?;
+            }
+            Ok::<(), io::Error>(())
+        })
+        .unwrap();
         assert!(!tmp.path().join("link").exists());
         assert!(elsewhere.join("precious").exists());
     }
