@@ -13,7 +13,11 @@
 //!   by the next build.
 //! - The old output is only read until the swap. A rebuild links an old
 //!   file that holds exactly the new bytes into the staging folder
-//!   (`reuse`), which leaves the old file as it was.
+//!   (`reuse`), which leaves the old file as it was. Until the first file
+//!   that differs, it only notes the files it found the same, and the
+//!   staging folder holds just its marker; a rebuild that finds no change
+//!   at all (the same paths, each file the same bytes and untouched, the
+//!   same marker) keeps the old output where it is and swaps nothing.
 //! - One build at a time per output folder: a build holds an advisory lock
 //!   (`flock`) on `.<name>.lock` beside the output from before it looks at
 //!   the folder until it has swapped; a second build waits for it.
@@ -25,13 +29,13 @@ mod reuse;
 mod walk;
 
 use std::collections::HashSet;
-use std::ffi::OsString;
+use std::ffi::{CString, OsString};
 use std::fmt;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rustc_hash::FxHashMap;
 
@@ -80,6 +84,9 @@ pub enum OutputError {
     Copy(PathBuf, io::Error),
     /// The disk refused: the path and the error.
     Io(PathBuf, io::Error),
+    /// A file of the old output that the build found it could keep was
+    /// changed or replaced by something else during the build.
+    Changed(PathBuf),
 }
 
 impl fmt::Display for OutputError {
@@ -114,6 +121,11 @@ impl fmt::Display for OutputError {
             OutputError::Twice(p) => write!(f, "the build makes {p} twice"),
             OutputError::Copy(p, e) => write!(f, "cannot copy {}: {e}", p.display()),
             OutputError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
+            OutputError::Changed(p) => write!(
+                f,
+                "{} changed while the build was reading it; run the build again",
+                p.display()
+            ),
         }
     }
 }
@@ -303,7 +315,8 @@ pub struct Staging {
 
 /// What a staging folder holds so far.
 struct Progress {
-    /// Every path listed, folders ending in `/`.
+    /// Every path claimed, folders ending in `/`: listed in the marker,
+    /// unless the build has found no change yet (`unchanged`).
     made: HashSet<String>,
     /// Each folder made, open, by its path in the staging folder (`""`
     /// for the staging folder itself), with the old output's folder of
@@ -312,14 +325,98 @@ struct Progress {
     folders: FxHashMap<String, Arc<Folders>>,
     /// The marker, open at its end, once the folder is there.
     marker: Option<fs::File>,
+    /// While every file so far is one the old output holds already, with
+    /// the same bytes (a rebuild that has found no change yet): those
+    /// files, checked but not yet linked. Until then the staging folder
+    /// holds only its marker's first lines, so a rebuild that changes
+    /// nothing leaves the old output in place, untouched. `None` once the
+    /// staging folder is filled in ([`Progress::stage`]), or from the start
+    /// when there is no old output.
+    unchanged: Option<Vec<Unchanged>>,
 }
 
-/// A folder of the staging folder, open, and the old output's folder of
-/// the same path, if there is one: where an unchanged file is linked from
-/// ([`reuse`]).
+/// A file found the same in the old output, to be linked if the staging
+/// folder is filled in after all.
+struct Unchanged {
+    folder: Arc<Folders>,
+    name: CString,
+    same: reuse::Same,
+}
+
+/// A folder of the staging folder, open once it is made, and the old
+/// output's folder of the same path, if there is one: where an unchanged
+/// file is linked from ([`reuse`]).
 struct Folders {
-    new: OwnedFd,
+    new: OnceLock<OwnedFd>,
     old: Option<OwnedFd>,
+    /// Its path in the output, for an error.
+    path: String,
+}
+
+impl Folders {
+    /// The staging folder's folder, which a file is written to only once
+    /// the staging folder is filled in.
+    fn staged(&self) -> &OwnedFd {
+        self.new
+            .get()
+            .expect("made when the staging folder is filled in")
+    }
+}
+
+impl Progress {
+    /// Fills in the staging folder, if the build had found no change so
+    /// far: lists every path claimed in the marker, then makes the
+    /// folders. Returns the files found unchanged until now, for the
+    /// caller to link ([`link_unchanged`]).
+    fn stage(&mut self, dir: &Path) -> Result<Vec<Unchanged>, OutputError> {
+        let Some(unchanged) = self.unchanged.take() else {
+            return Ok(Vec::new());
+        };
+        let mut paths: Vec<&String> = self.made.iter().collect();
+        // Outermost first: a folder's name sorts before the names inside it.
+        paths.sort_unstable();
+        let lines: String = paths.iter().flat_map(|p| [p.as_str(), "\n"]).collect();
+        let marker = dir.join(MARKER);
+        let file = self.marker.as_mut().expect("made in begin");
+        io::Write::write_all(file, lines.as_bytes()).map_err(io_err(&marker))?;
+        for d in paths.iter().filter_map(|p| p.strip_suffix('/')) {
+            make_folder(dir, d, &self.folders[d])?;
+        }
+        Ok(unchanged)
+    }
+}
+
+/// Makes the staging folder's folder `d` (its path inside `dir`) and opens
+/// it as `folder`'s new one.
+fn make_folder(dir: &Path, d: &str, folder: &Folders) -> Result<(), OutputError> {
+    let path = dir.join(d);
+    fs::create_dir(&path).map_err(io_err(&path))?;
+    let new = open_folder(&path).map_err(io_err(&path))?;
+    let _ = folder.new.set(new);
+    Ok(())
+}
+
+/// Links the files that were found unchanged into the filled-in staging
+/// folder, or copies one that cannot be linked (an immutable file). A file
+/// of the old output that has changed or been replaced since it was
+/// checked is an error: its new bytes are not kept.
+fn link_unchanged(files: &[Unchanged], out: &Path) -> Result<(), OutputError> {
+    crate::par::map(files, |u| {
+        let old = u.folder.old.as_ref().expect("found in the old output");
+        let new = u.folder.staged();
+        let name = String::from_utf8_lossy(u.name.to_bytes());
+        let path = || out.join(&u.folder.path).join(&*name);
+        if reuse::link(old, new, &u.name, &u.same) {
+            return Ok(());
+        }
+        match reuse::copy(old, new, &u.name, &u.same) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(OutputError::Changed(path())),
+            Err(e) => Err(OutputError::Io(path(), e)),
+        }
+    })
+    .into_iter()
+    .collect()
 }
 
 impl Staging {
@@ -339,6 +436,7 @@ impl Staging {
                 made: HashSet::new(),
                 folders: FxHashMap::default(),
                 marker: None,
+                unchanged: None,
             }),
             warnings: Vec::new(),
             committed: false,
@@ -369,19 +467,24 @@ impl Staging {
             std::os::unix::fs::MetadataExt::mode(&marker.metadata().map_err(io_err(&marker_path))?)
                 & 0o7777;
         let root = Folders {
-            new: open_folder(&staging.dir).map_err(io_err(&staging.dir))?,
+            new: OnceLock::from(open_folder(&staging.dir).map_err(io_err(&staging.dir))?),
             // Under the lock, and checked by `check_target`: ours, or empty.
             old: open_folder(&staging.place.out).ok(),
+            path: String::new(),
         };
         let progress = staging.progress.get_mut().expect("not shared yet");
         progress.marker = Some(marker);
+        if root.old.is_some() {
+            progress.unchanged = Some(Vec::new());
+        }
         progress.folders.insert(String::new(), Arc::new(root));
         Ok(staging)
     }
 
-    /// Lists `paths` (and their folders) in the marker, then makes the
-    /// folders. Refuses a path that is listed already: two files of one
-    /// name, or a file and a folder.
+    /// Claims `paths` (and their folders): lists them in the marker, then
+    /// makes the folders, or, while the build has found no change, only
+    /// notes them. Refuses a path that is claimed already: two files of
+    /// one name, or a file and a folder.
     fn claim<'a>(&self, paths: impl Iterator<Item = &'a str>) -> Result<(), OutputError> {
         let mut progress = self.progress.lock().expect("a writer panicked");
         let mut lines = String::new();
@@ -410,23 +513,29 @@ impl Staging {
             lines.push_str(path);
             lines.push('\n');
         }
-        let marker = self.dir.join(MARKER);
-        let file = progress.marker.as_mut().expect("made in begin");
-        io::Write::write_all(file, lines.as_bytes()).map_err(io_err(&marker))?;
+        let staged = progress.unchanged.is_none();
+        if staged {
+            let marker = self.dir.join(MARKER);
+            let file = progress.marker.as_mut().expect("made in begin");
+            io::Write::write_all(file, lines.as_bytes()).map_err(io_err(&marker))?;
+        }
         // Outermost first: a folder's name sorts before the names inside it.
         dirs.sort_unstable();
         for d in dirs {
-            let path = self.dir.join(d);
-            fs::create_dir(&path).map_err(io_err(&path))?;
             let (parent, name) = d.rsplit_once('/').unwrap_or(("", d));
             let old = progress.folders[parent]
                 .old
                 .as_ref()
-                .and_then(|p| reuse::old_folder(p, &std::ffi::CString::new(name).ok()?));
-            let new = open_folder(&path).map_err(io_err(&path))?;
-            progress
-                .folders
-                .insert(d.to_string(), Arc::new(Folders { new, old }));
+                .and_then(|p| reuse::old_folder(p, &CString::new(name).ok()?));
+            let folder = Arc::new(Folders {
+                new: OnceLock::new(),
+                old,
+                path: d.to_string(),
+            });
+            if staged {
+                make_folder(&self.dir, d, &folder)?;
+            }
+            progress.folders.insert(d.to_string(), folder);
         }
         Ok(())
     }
@@ -443,20 +552,71 @@ impl Staging {
                 .map(|f| Arc::clone(&progress.folders[split(f).0]))
                 .collect()
         };
-        let jobs: Vec<(&OutFile, &Arc<Folders>)> = files.iter().zip(&folders).collect();
-        crate::par::map(&jobs, |(f, folder)| {
-            let name = std::ffi::CString::new(split(f).1);
-            name.map_err(io::Error::from)
-                .and_then(|name| {
-                    let linked = folder.old.as_ref().is_some_and(|old| {
-                        reuse::link_if_same(old, &folder.new, &name, &f.bytes, self.file_mode)
-                    });
-                    if linked {
-                        return Ok(());
-                    }
-                    create_in(&folder.new, &name, &f.bytes)
-                })
-                .map_err(io_err(&self.dir.join(&f.path)))
+        let names = files
+            .iter()
+            .map(|f| CString::new(split(f).1))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| OutputError::Io(self.dir.clone(), e.into()))?;
+        let jobs: Vec<(&OutFile, &Arc<Folders>, &CString)> = files
+            .iter()
+            .zip(&folders)
+            .zip(&names)
+            .map(|((f, folder), name)| (f, folder, name))
+            .collect();
+        let same_bytes = |(f, folder, name): &(&OutFile, &Arc<Folders>, &CString)| {
+            let old = folder.old.as_ref()?;
+            reuse::same_bytes(old, name, &f.bytes, self.file_mode)
+        };
+        // While no change is found, each file is only checked against the
+        // old output; after, each is linked or written as it comes.
+        let checked = self
+            .progress
+            .lock()
+            .expect("a writer panicked")
+            .unchanged
+            .is_some();
+        let found: Vec<Option<reuse::Same>> = if checked {
+            crate::par::map(&jobs, same_bytes)
+        } else {
+            Vec::new()
+        };
+        let earlier = {
+            let mut progress = self.progress.lock().expect("a writer panicked");
+            match progress.unchanged.as_mut() {
+                // Still no change anywhere: note this batch, write nothing.
+                Some(list) if checked && found.iter().all(Option::is_some) => {
+                    let batch = jobs
+                        .iter()
+                        .zip(found)
+                        .map(|((_, folder, name), same)| Unchanged {
+                            folder: Arc::clone(folder),
+                            name: (*name).clone(),
+                            same: same.expect("all found"),
+                        });
+                    list.extend(batch);
+                    return Ok(());
+                }
+                _ => progress.stage(&self.dir)?,
+            }
+        };
+        link_unchanged(&earlier, &self.place.out)?;
+        let mut found = found.into_iter();
+        let jobs: Vec<_> = jobs
+            .into_iter()
+            .map(|job| (job, found.next().flatten()))
+            .collect();
+        crate::par::map(&jobs, |(job, found)| {
+            let (f, folder, name) = job;
+            let same = if checked { found.as_ref() } else { None };
+            let now = (!checked).then(|| same_bytes(job)).flatten();
+            let linked = match (folder.old.as_ref(), same.or(now.as_ref())) {
+                (Some(old), Some(same)) => reuse::link(old, folder.staged(), name, same),
+                _ => false,
+            };
+            if linked {
+                return Ok(());
+            }
+            create_in(folder.staged(), name, &f.bytes).map_err(io_err(&self.dir.join(&f.path)))
         })
         .into_iter()
         .collect()
@@ -469,6 +629,37 @@ impl Staging {
     pub fn copy(&self, path: &str, from: &Path) -> Result<(), OutputError> {
         self.claim(std::iter::once(path))?;
         let to = self.dir.join(path);
+        let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let name = CString::new(name).map_err(|e| OutputError::Io(to.clone(), e.into()))?;
+        let (folder, checked) = {
+            let progress = self.progress.lock().expect("a writer panicked");
+            (
+                Arc::clone(&progress.folders[folder]),
+                progress.unchanged.is_some(),
+            )
+        };
+        let same = match (&folder.old, checked) {
+            (Some(old), true) => reuse::same_as_file(old, &name, from, self.file_mode),
+            _ => None,
+        };
+        let earlier = {
+            let mut progress = self.progress.lock().expect("a writer panicked");
+            match (progress.unchanged.as_mut(), same) {
+                (Some(list), Some(same)) => {
+                    list.push(Unchanged { folder, name, same });
+                    return Ok(());
+                }
+                _ => progress.stage(&self.dir)?,
+            }
+        };
+        link_unchanged(&earlier, &self.place.out)?;
+        let linked = match (&folder.old, same) {
+            (Some(old), Some(same)) => reuse::link(old, folder.staged(), &name, &same),
+            _ => false,
+        };
+        if linked {
+            return Ok(());
+        }
         copy_file(from, &to).map_err(|e| OutputError::Copy(from.to_path_buf(), e))
     }
 
@@ -476,33 +667,68 @@ impl Staging {
     /// the old one. On error nothing at `out` has changed. On success,
     /// returns a warning for each path that could not be removed.
     pub fn commit(mut self) -> Result<Vec<String>, OutputError> {
-        let made = std::mem::take(&mut self.progress.get_mut().expect("no writer left").made);
-        let result = self.swap_in(&made);
-        self.progress.get_mut().expect("no writer left").made = made;
+        let result = self.swap_in();
         let mut warnings = std::mem::take(&mut self.warnings);
         warnings.extend(result?);
         self.committed = true;
         Ok(warnings)
     }
 
-    fn swap_in(&mut self, made: &HashSet<String>) -> Result<Vec<String>, OutputError> {
+    fn swap_in(&mut self) -> Result<Vec<String>, OutputError> {
+        let progress = self.progress.get_mut().expect("no writer left");
+        let text = marker_text(&progress.made);
+        let old = check_contents(&self.place.out, &progress.made)?;
+        if let Some(unchanged) = progress.unchanged.take() {
+            if is_already(&self.place.out, &text, &unchanged) {
+                // The old output is this build's, byte for byte: it stays,
+                // and the staging folder (its marker alone) goes.
+                remove_made(&self.dir, &HashSet::new());
+                return Ok(Vec::new());
+            }
+            progress.unchanged = Some(unchanged);
+            let earlier = progress.stage(&self.dir)?;
+            link_unchanged(&earlier, &self.place.out)?;
+        }
         // The same paths sorted: the same length, written over the list.
         let marker = self.dir.join(MARKER);
-        let progress = self.progress.get_mut().expect("no writer left");
         let file = progress.marker.as_ref().expect("made in begin");
-        std::os::unix::fs::FileExt::write_all_at(file, marker_text(made).as_bytes(), 0)
+        std::os::unix::fs::FileExt::write_all_at(file, text.as_bytes(), 0)
             .map_err(io_err(&marker))?;
-        let old = check_contents(&self.place.out, made)?;
         match swap(&self.dir, &self.place.out, &self.place)
             .map_err(|e| OutputError::Io(self.place.out.clone(), e))?
         {
             None => Ok(Vec::new()),
             Some(old_at) => {
                 let old = old.unwrap_or(Made::Listed(HashSet::new()));
-                Ok(remove_made_by(&old_at, &old, made))
+                Ok(remove_made_by(&old_at, &old, &progress.made))
             }
         }
     }
+}
+
+/// Whether the output at `out` is already what the build made: its marker
+/// is `marker` (so it lists exactly the build's paths, and `check_contents`
+/// found nothing else there), and each of its files is still the one found
+/// to hold the new bytes (`unchanged`: every file, as the build found no
+/// change).
+fn is_already(out: &Path, marker: &str, unchanged: &[Unchanged]) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut text = Vec::with_capacity(marker.len() + 1);
+    let read = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(out.join(MARKER))
+        .and_then(|f| {
+            io::Read::read_to_end(&mut io::Read::take(f, marker.len() as u64 + 1), &mut text)
+        });
+    read.is_ok()
+        && text == marker.as_bytes()
+        && crate::par::map(unchanged, |u| {
+            let old = u.folder.old.as_ref().expect("found in the old output");
+            reuse::unchanged(old, &u.name, &u.same)
+        })
+        .into_iter()
+        .all(|same| same)
 }
 
 impl Drop for Staging {
@@ -620,6 +846,11 @@ fn open_folder(path: &Path) -> io::Result<OwnedFd> {
 /// there already. Permissions as `fs::write` gives them (0666 less the
 /// umask).
 fn create_in(folder: &OwnedFd, name: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
+    io::Write::write_all(&mut create_empty(folder, name)?, bytes)
+}
+
+/// Creates the empty file `name` in `folder`, as [`create_in`] does.
+fn create_empty(folder: &OwnedFd, name: &std::ffi::CStr) -> io::Result<fs::File> {
     let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
     // SAFETY: `name` is a valid NUL-terminated string and `folder` an open
     // folder, both alive for the call; a new descriptor is owned below.
@@ -628,8 +859,7 @@ fn create_in(folder: &OwnedFd, name: &std::ffi::CStr, bytes: &[u8]) -> io::Resul
         return Err(io::Error::last_os_error());
     }
     // SAFETY: `fd` was just opened and nothing else owns it.
-    let mut file = unsafe { fs::File::from_raw_fd(fd) };
-    io::Write::write_all(&mut file, bytes)
+    Ok(unsafe { fs::File::from_raw_fd(fd) })
 }
 
 /// Puts the finished `staging` folder at `out` in one step. Returns where
@@ -844,6 +1074,106 @@ mod tests {
         assert_ne!(inode("index.html"), index);
         assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "two");
         assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "same");
+    }
+
+    /// What identifies a path now: its inode, and its modification time.
+    fn identity(p: &Path) -> (u64, i64, i64) {
+        use std::os::unix::fs::MetadataExt;
+        let m = fs::symlink_metadata(p).unwrap();
+        (m.ino(), m.mtime(), m.mtime_nsec())
+    }
+
+    #[test]
+    fn a_rebuild_that_changes_nothing_leaves_the_old_output_untouched() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let extra = tmp.path().join("CNAME");
+        fs::write(&extra, "example.org\n").unwrap();
+        let build = |page: &str| {
+            let staging = Staging::begin(&out)?;
+            staging.write(&files("one"))?;
+            staging.copy("CNAME", &extra)?;
+            staging.write(&[OutFile::new("a/last.html", page)])?;
+            staging.commit()
+        };
+        build("last").unwrap();
+        let paths = [
+            "",
+            MARKER,
+            "index.html",
+            "a",
+            "a/b/c.html",
+            "a/last.html",
+            "CNAME",
+        ];
+        let before: Vec<_> = paths.iter().map(|p| identity(&out.join(p))).collect();
+        assert!(build("last").unwrap().is_empty());
+        let after: Vec<_> = paths.iter().map(|p| identity(&out.join(p))).collect();
+        assert_eq!(before, after, "nothing was replaced or rewritten");
+        assert_eq!(names(tmp.path()), [".site.lock", "CNAME", "site"]);
+        // A change in the last file, after all the others were found the
+        // same: they are linked after all, and the one that differs written.
+        build("changed").unwrap();
+        let after: Vec<_> = paths.iter().map(|p| identity(&out.join(p))).collect();
+        for (i, p) in paths.iter().enumerate() {
+            let kept = !matches!(*p, "" | MARKER | "a" | "a/last.html");
+            assert_eq!(before[i] == after[i], kept, "{p}");
+        }
+        assert_eq!(
+            fs::read_to_string(out.join("a/last.html")).unwrap(),
+            "changed"
+        );
+        assert_eq!(
+            fs::read_to_string(out.join("CNAME")).unwrap(),
+            "example.org\n"
+        );
+        assert_eq!(names(tmp.path()), [".site.lock", "CNAME", "site"]);
+    }
+
+    #[test]
+    fn a_rebuild_finds_what_the_user_changed_or_the_old_build_had_more_of() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        // Edited in place, the same length: written afresh.
+        fs::write(out.join("a/b/c.html"), "eno").unwrap();
+        publish(&out, &files("one")).unwrap();
+        assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
+        // A file of the old build that this one does not make goes.
+        let mut more = files("one");
+        more.push(OutFile::new("a/old.html", "one"));
+        publish(&out, &more).unwrap();
+        publish(&out, &files("one")).unwrap();
+        assert!(!out.join("a/old.html").exists());
+        // Another file's permissions: written afresh, with a new file's.
+        use std::os::unix::fs::PermissionsExt;
+        let page = out.join("index.html");
+        fs::set_permissions(&page, fs::Permissions::from_mode(0o600)).unwrap();
+        publish(&out, &files("one")).unwrap();
+        assert_ne!(
+            fs::metadata(&page).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        assert_eq!(names(tmp.path()), [".site.lock", "site"]);
+    }
+
+    #[test]
+    fn a_file_found_the_same_then_changed_during_the_build_fails_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        let staging = Staging::begin(&out).unwrap();
+        staging.write(&files("one")).unwrap();
+        fs::write(out.join("a/b/c.html"), "someone else's").unwrap();
+        let e = staging.write(&[OutFile::new("new.html", "x")]).unwrap_err();
+        assert!(matches!(e, OutputError::Changed(_)), "{e}");
+        assert!(e.to_string().contains("a/b/c.html"), "{e}");
+        drop(staging);
+        assert_eq!(
+            fs::read_to_string(out.join("a/b/c.html")).unwrap(),
+            "someone else's"
+        );
+        assert_eq!(names(tmp.path()), [".site.lock", "site"]);
     }
 
     #[test]

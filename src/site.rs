@@ -329,9 +329,11 @@ pub fn build(options: &Options) -> Result<Report, BuildError> {
     let mut report = render(options, &assets, &staging)?;
     let mut timings = first;
     timings.append(&mut report.timings);
-    report.warnings = timed(&mut timings, "swap in, remove the old site", || {
-        staging.commit()
-    })?;
+    report.warnings = timed(
+        &mut timings,
+        "swap in and remove the old site (or keep it)",
+        || staging.commit(),
+    )?;
     report.timings = timings;
     Ok(report)
 }

@@ -10,12 +10,17 @@ use std::path::Path;
 /// run of data (`SEEK_DATA`/`SEEK_HOLE`) by `copy_file_range` or, where
 /// that is refused, through a small buffer; holes stay holes.
 pub(super) fn copy_file(from: &Path, to: &Path) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
     let src = fs::File::open(from)?;
     let dst = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(to)?;
+    copy_open(&src, &dst)
+}
+
+/// [`copy_file`] between two open files, the new one empty.
+pub(super) fn copy_open(src: &fs::File, dst: &fs::File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
     // SAFETY: both descriptors are open files for the whole call.
     if unsafe { libc::ioctl(dst.as_raw_fd(), libc::FICLONE, src.as_raw_fd()) } == 0 {
         return Ok(());
@@ -39,7 +44,7 @@ pub(super) fn copy_file(from: &Path, to: &Path) -> io::Result<()> {
             Err(e) => return Err(e),
         };
         let end = seek(start, libc::SEEK_HOLE).unwrap_or(len).min(len);
-        copy_range(&src, &dst, start, end)?;
+        copy_range(src, dst, start, end)?;
         at = end;
     }
     dst.set_len(len)

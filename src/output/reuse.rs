@@ -1,6 +1,8 @@
 //! A rebuild's unchanged files: where the old output holds a file with
 //! exactly the bytes the new one needs, the staging folder gets a second
-//! name for it (a hard link) instead of a new copy.
+//! name for it (a hard link) instead of a new copy, or, while the build has
+//! found no change at all, nothing yet (`Staging` keeps what was found, and
+//! a build that changes nothing keeps the old output as it is).
 //!
 //! That is cheaper twice over: no data is written, and removing the old
 //! output after the swap only drops names, where it would otherwise free
@@ -8,18 +10,20 @@
 //! keeps its modification time, so an upload by size and time (`rsync`)
 //! sends only what changed.
 //!
-//! Invariant: a file is linked only if it is a regular file with no other
+//! Invariant: a file is kept only if it is a regular file with no other
 //! name, owned by this user, with the permissions a new file would get,
-//! and holding exactly the new bytes; the inode linked is the one checked
-//! (its number is compared after the link, which is undone if it is not).
-//! The old output is only read: until the swap it stays exactly as it
-//! was, and a failed build drops the second names with the staging folder.
+//! and holding exactly the new bytes; what is linked or kept later is the
+//! inode checked, untouched since (its number, change time and length are
+//! compared before the link, and its number after, which undoes the link
+//! if it differs). The old output is only read: until the swap it stays
+//! exactly as it was, and a failed build drops the second names with the
+//! staging folder.
 
 use std::ffi::CStr;
 use std::fs;
-use std::io::Read;
+use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::fs::MetadataExt;
+use std::path::Path;
 
 const FOLDER: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
 
@@ -32,43 +36,172 @@ pub(super) fn old_folder(parent: &OwnedFd, name: &CStr) -> Option<OwnedFd> {
     (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
-/// Links the old output's file `name` (in `old`) into `new` under the
-/// same name, if it holds exactly `bytes` and passes the checks above
-/// (`mode` is the permission bits a new file gets). Returns whether it
-/// did; if not, nothing was made.
-pub(super) fn link_if_same(
-    old: &OwnedFd,
-    new: &OwnedFd,
-    name: &CStr,
-    bytes: &[u8],
-    mode: u32,
-) -> bool {
+/// An old output's file found to hold exactly the bytes wanted: which
+/// inode it is, and its change time and length then, so that a later link
+/// can tell it is still that file, untouched.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Same {
+    dev: u64,
+    ino: u64,
+    ctime: (i64, i64),
+    len: u64,
+}
+
+impl Same {
+    fn of(st: &libc::stat) -> Same {
+        Same {
+            dev: st.st_dev,
+            ino: st.st_ino,
+            ctime: (st.st_ctime, st.st_ctime_nsec),
+            len: st.st_size as u64,
+        }
+    }
+}
+
+/// The old output's file `name` (in `old`), open, if it passes the checks
+/// above for a file of `len` bytes (`mode` is the permission bits a new
+/// file gets), with what it is.
+fn open_checked(old: &OwnedFd, name: &CStr, len: u64, mode: u32) -> Option<(fs::File, Same)> {
     let flags =
         libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
     // SAFETY: `name` is NUL-terminated and `old` an open folder.
     let fd = unsafe { libc::openat(old.as_raw_fd(), name.as_ptr(), flags) };
     if fd < 0 {
-        return false;
+        return None;
     }
     // SAFETY: `fd` was just opened and nothing else owns it.
-    let mut file = unsafe { fs::File::from_raw_fd(fd) };
-    let Ok(meta) = file.metadata() else {
-        return false;
-    };
+    let file = unsafe { fs::File::from_raw_fd(fd) };
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: `fd` is open; `st` is written by the call.
+    if unsafe { libc::fstat(fd, st.as_mut_ptr()) } != 0 {
+        return None;
+    }
+    // SAFETY: filled in by the successful `fstat`.
+    let st = unsafe { st.assume_init() };
     // SAFETY: geteuid cannot fail.
     let uid = unsafe { libc::geteuid() };
-    let alone_and_ours = meta.is_file()
-        && meta.nlink() == 1
-        && meta.uid() == uid
-        && meta.mode() & 0o7777 == mode
-        && meta.len() == bytes.len() as u64;
-    if !alone_and_ours {
-        return false;
+    let alone_and_ours = st.st_mode & libc::S_IFMT == libc::S_IFREG
+        && st.st_nlink == 1
+        && st.st_uid == uid
+        && st.st_mode & 0o7777 == mode
+        && st.st_size as u64 == len;
+    alone_and_ours.then(|| (file, Same::of(&st)))
+}
+
+/// Whether the old output's file `name` (in `old`) holds exactly `bytes`
+/// and passes the checks above: what it is, if so.
+pub(super) fn same_bytes(old: &OwnedFd, name: &CStr, bytes: &[u8], mode: u32) -> Option<Same> {
+    let (mut file, same) = open_checked(old, name, bytes.len() as u64, mode)?;
+    thread_local! {
+        /// Each thread's buffer for the old bytes, kept between files.
+        static HAVE: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 1 << 16]);
     }
-    // One byte more than expected, in one read: a regular file reads short
-    // only at its end.
-    let mut have = vec![0; bytes.len() + 1];
-    if !file.read(&mut have).is_ok_and(|n| have[..n] == *bytes) {
+    HAVE.with_borrow_mut(|have| {
+        // A piece at a time, asking for one byte more than is left: a
+        // regular file reads short only at its end, so a small file takes
+        // one read.
+        let mut rest = bytes;
+        loop {
+            let want = (rest.len() + 1).min(have.len());
+            match file.read(&mut have[..want]) {
+                Ok(n) if n <= rest.len() && have[..n] == rest[..n] => {
+                    rest = &rest[n..];
+                    if n < want {
+                        return rest.is_empty().then_some(same);
+                    }
+                }
+                _ => return None,
+            }
+        }
+    })
+}
+
+/// Whether the old output's file `name` (in `old`) holds exactly what the
+/// file at `from` holds, and passes the checks above: what it is, if so.
+/// Both are read a piece at a time, so memory stays flat whatever the
+/// size.
+pub(super) fn same_as_file(old: &OwnedFd, name: &CStr, from: &Path, mode: u32) -> Option<Same> {
+    use std::os::unix::fs::FileExt;
+    let src = fs::File::open(from).ok()?;
+    let len = src.metadata().ok()?.len();
+    let (file, same) = open_checked(old, name, len, mode)?;
+    let (mut a, mut b) = (vec![0; 1 << 16], vec![0; 1 << 16]);
+    let mut at = 0;
+    while at < len {
+        let take = a.len().min(usize::try_from(len - at).unwrap_or(usize::MAX));
+        src.read_exact_at(&mut a[..take], at).ok()?;
+        file.read_exact_at(&mut b[..take], at).ok()?;
+        if a[..take] != b[..take] {
+            return None;
+        }
+        at += take as u64;
+    }
+    Some(same)
+}
+
+/// The old output's file `name` in `old`, looked at without following a
+/// symbolic link.
+fn stat_at(dir: &OwnedFd, name: &CStr) -> Option<libc::stat> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: `name` is NUL-terminated, `dir` an open folder, `st` is
+    // written by the call.
+    let rc = unsafe {
+        libc::fstatat(
+            dir.as_raw_fd(),
+            name.as_ptr(),
+            st.as_mut_ptr(),
+            libc::AT_SYMLINK_NOFOLLOW,
+        )
+    };
+    // SAFETY: filled in when `fstatat` succeeded.
+    (rc == 0).then(|| unsafe { st.assume_init() })
+}
+
+/// Whether `name` in `old` is still the file `same` found, untouched since:
+/// the same inode, change time and length, and no other name.
+pub(super) fn unchanged(old: &OwnedFd, name: &CStr, same: &Same) -> bool {
+    stat_at(old, name).is_some_and(|st| st.st_nlink == 1 && Same::of(&st) == *same)
+}
+
+/// Copies the old output's file `name` (in `old`) into `new` under the
+/// same name, for a file that was found the same but cannot be linked (an
+/// immutable file): if it is still the file `same` found, before and after
+/// the copy. Returns whether it did; if not, nothing was made.
+pub(super) fn copy(old: &OwnedFd, new: &OwnedFd, name: &CStr, same: &Same) -> io::Result<bool> {
+    let flags =
+        libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
+    // SAFETY: `name` is NUL-terminated and `old` an open folder.
+    let fd = unsafe { libc::openat(old.as_raw_fd(), name.as_ptr(), flags) };
+    if fd < 0 {
+        return Ok(false);
+    }
+    // SAFETY: `fd` was just opened and nothing else owns it.
+    let src = unsafe { fs::File::from_raw_fd(fd) };
+    let is_same = |f: &fs::File| {
+        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+        // SAFETY: `f` is open; `st` is written by the call.
+        let rc = unsafe { libc::fstat(f.as_raw_fd(), st.as_mut_ptr()) };
+        // SAFETY: filled in by the successful `fstat`.
+        rc == 0 && Same::of(&unsafe { st.assume_init() }) == *same
+    };
+    if !is_same(&src) {
+        return Ok(false);
+    }
+    let dst = super::create_empty(new, name)?;
+    super::copy::copy_open(&src, &dst)?;
+    if is_same(&src) {
+        return Ok(true);
+    }
+    // SAFETY: `name` is NUL-terminated and `new` an open folder.
+    unsafe { libc::unlinkat(new.as_raw_fd(), name.as_ptr(), 0) };
+    Ok(false)
+}
+
+/// Links the old output's file `name` (in `old`) into `new` under the
+/// same name, if it is still the file `same` found ([`unchanged`]).
+/// Returns whether it did; if not, nothing was made.
+pub(super) fn link(old: &OwnedFd, new: &OwnedFd, name: &CStr, same: &Same) -> bool {
+    if !unchanged(old, name, same) {
         return false;
     }
     // SAFETY: `name` is NUL-terminated and both folders are open.
@@ -85,35 +218,21 @@ pub(super) fn link_if_same(
         return false;
     }
     // The name may have been given to another file since it was checked:
-    // then the link is undone, and the file is written afresh.
-    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-    // SAFETY: `name` is NUL-terminated, `st` is written by the call.
-    let rc = unsafe {
-        libc::fstatat(
-            new.as_raw_fd(),
-            name.as_ptr(),
-            st.as_mut_ptr(),
-            libc::AT_SYMLINK_NOFOLLOW,
-        )
-    };
-    // SAFETY: filled in when `fstatat` succeeded.
-    let same = rc == 0 && {
-        let st = unsafe { st.assume_init() };
-        st.st_ino == meta.ino() && st.st_dev == meta.dev()
-    };
-    if !same {
+    // then the link is undone.
+    let same_inode =
+        stat_at(new, name).is_some_and(|st| st.st_ino == same.ino && st.st_dev == same.dev);
+    if !same_inode {
         // SAFETY: as above.
         unsafe { libc::unlinkat(new.as_raw_fd(), name.as_ptr(), 0) };
     }
-    same
+    same_inode
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::ffi::CString;
-    use std::os::unix::fs::PermissionsExt;
-    use std::path::Path;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
     fn open(p: &Path) -> OwnedFd {
         let c = CString::new(p.to_str().unwrap()).unwrap();
@@ -144,7 +263,10 @@ mod tests {
             "same", "longer", "other", "shared", "private", "link", "absent",
         ]
         .into_iter()
-        .filter(|name| link_if_same(&o, &n, &CString::new(*name).unwrap(), b"bytes", mode))
+        .filter(|name| {
+            let name = CString::new(*name).unwrap();
+            same_bytes(&o, &name, b"bytes", mode).is_some_and(|same| link(&o, &n, &name, &same))
+        })
         .collect();
         assert_eq!(linked, ["same"]);
         assert_eq!(fs::read(new.join("same")).unwrap(), b"bytes");
@@ -155,5 +277,39 @@ mod tests {
         let root = open(tmp.path());
         assert!(old_folder(&root, c"to-old").is_none());
         assert!(old_folder(&root, c"old").is_some());
+    }
+
+    #[test]
+    fn a_file_changed_or_replaced_since_it_was_checked_is_not_linked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (old, new) = (tmp.path().join("old"), tmp.path().join("new"));
+        fs::create_dir(&old).unwrap();
+        fs::create_dir(&new).unwrap();
+        let from = tmp.path().join("from");
+        fs::write(&from, "bytes").unwrap();
+        for name in ["grown", "replaced", "kept"] {
+            fs::write(old.join(name), "bytes").unwrap();
+        }
+        let mode = fs::metadata(old.join("kept")).unwrap().mode() & 0o7777;
+        let (o, n) = (open(&old), open(&new));
+        let checked: Vec<(CString, Same)> = ["grown", "replaced", "kept"]
+            .into_iter()
+            .map(|name| {
+                let name = CString::new(name).unwrap();
+                let same = same_as_file(&o, &name, &from, mode).unwrap();
+                (name, same)
+            })
+            .collect();
+        fs::write(old.join("grown"), "bytes!").unwrap();
+        fs::write(tmp.path().join("other"), "bytes").unwrap();
+        fs::rename(tmp.path().join("other"), old.join("replaced")).unwrap();
+        let linked: Vec<&CString> = checked
+            .iter()
+            .filter(|(name, same)| link(&o, &n, name, same))
+            .map(|(name, _)| name)
+            .collect();
+        assert_eq!(linked, [c"kept"]);
+        assert_eq!(fs::read_dir(&new).unwrap().count(), 1);
+        assert!(same_as_file(&o, c"grown", &from, mode).is_none());
     }
 }

@@ -203,8 +203,22 @@ fn bench_whole_site(
         Some(_) => hugo_project(&hugo_src, &files)?,
         None => 0,
     };
+    // The same build with another seed: its vs-computer pages and books
+    // differ, the rest is the same.
+    let other_seed = format!("--seed={}", args.seed.wrapping_add(1));
+    let other: Vec<String> = flags
+        .iter()
+        .map(|f| {
+            if f.starts_with("--seed=") {
+                other_seed.clone()
+            } else {
+                f.clone()
+            }
+        })
+        .collect();
     let (mut ours, mut rebuilds, mut c, mut hugo_runs) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut changed, mut other_fresh) = (Vec::new(), Vec::new());
     for _ in 0..runs {
         for p in [&out, &c_out, &hugo_out] {
             let _ = std::fs::remove_dir_all(p);
@@ -219,12 +233,20 @@ fn bench_whole_site(
                     .arg(&hugo_out),
             )?);
         }
-        // A fresh build, then a rebuild over it, then the C program.
+        // A fresh build, a rebuild over it, a rebuild with another seed
+        // over that, a fresh build with the other seed, then the C program.
         ours.push(timed_process(
             std::process::Command::new(&exe).args(&flags),
         )?);
         rebuilds.push(timed_process(
             std::process::Command::new(&exe).args(&flags),
+        )?);
+        changed.push(timed_process(
+            std::process::Command::new(&exe).args(&other),
+        )?);
+        let _ = std::fs::remove_dir_all(&out);
+        other_fresh.push(timed_process(
+            std::process::Command::new(&exe).args(&other),
         )?);
         c.push(timed_process(
             std::process::Command::new(&c_bin)
@@ -236,9 +258,13 @@ fn bench_whole_site(
     let (ours_med, ours_cpu) = (median(&ours, |r| r.wall), median(&ours, |r| r.cpu));
     let (c_med, c_cpu) = (median(&c, |r| r.wall), median(&c, |r| r.cpu));
     let (re_med, re_cpu) = (median(&rebuilds, |r| r.wall), median(&rebuilds, |r| r.cpu));
+    let (ch_med, ch_cpu) = (median(&changed, |r| r.wall), median(&changed, |r| r.cpu));
+    let other_med = median(&other_fresh, |r| r.wall);
     let peak = ours
         .iter()
         .chain(&rebuilds)
+        .chain(&changed)
+        .chain(&other_fresh)
         .map(|r| r.peak_mb)
         .fold(0.0, f64::max);
     println!(
@@ -254,8 +280,15 @@ fn bench_whole_site(
         ours_cpu / c_cpu.max(1.0)
     );
     println!(
-        "  a rebuild over the last site: {re_med:.0} ms wall, {re_cpu:.0} ms CPU: {:.2}x a fresh build",
+        "  a rebuild over the last site, nothing changed: {re_med:.0} ms wall, {re_cpu:.0} ms CPU: \
+         {:.2}x a fresh build",
         re_med / ours_med
+    );
+    println!(
+        "  a rebuild with {other_seed} over it (its vs-computer pages and books change): \
+         {ch_med:.0} ms wall, {ch_cpu:.0} ms CPU: {:.2}x a fresh build with {other_seed} \
+         ({other_med:.0} ms)",
+        ch_med / other_med
     );
     println!(
         "  peak memory (resident): {:.1} MB fresh (median), {peak:.1} MB at most over every build",
@@ -281,6 +314,12 @@ fn bench_whole_site(
         ..options
     })?;
     println!("  steps of one more build here (wall, and CPU over all threads):");
+    print_steps(&report);
+    let report = site::build(&site::Options {
+        out: out.clone(),
+        ..args.options()
+    })?;
+    println!("  steps of a rebuild over it, nothing changed:");
     print_steps(&report);
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
