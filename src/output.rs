@@ -17,7 +17,9 @@
 //!   that differs, it only notes the files it found the same, and the
 //!   staging folder holds just its marker; a rebuild that finds no change
 //!   at all (the same paths, each file the same bytes and untouched, the
-//!   same marker) keeps the old output where it is and swaps nothing.
+//!   same marker) keeps the old output where it is and swaps nothing. The
+//!   marker gives each file's checksum, so an old file untouched since the
+//!   marker was written is known without reading it.
 //! - One build at a time per output folder: a build holds an advisory lock
 //!   (`flock`) on `.<name>.lock` beside the output from before it looks at
 //!   the folder until it has swapped; a second build waits for it.
@@ -28,7 +30,6 @@ mod remove;
 mod reuse;
 mod walk;
 
-use std::collections::HashSet;
 use std::ffi::{CString, OsString};
 use std::fmt;
 use std::fs;
@@ -41,7 +42,7 @@ use rustc_hash::FxHashMap;
 
 use copy::copy_file;
 pub use marker::MARKER;
-use marker::{LIST_HEADER, MARKER_TEXT, Made, marker_text};
+use marker::{LIST_HEADER, List, MARKER_TEXT, Made, marker_text};
 use remove::{remove_made, remove_made_by, sweep_stale_staging};
 use walk::{Folder, path_of};
 
@@ -175,17 +176,17 @@ impl Place {
 
 /// Every file and folder that writing `files` makes, folders ending in `/`.
 #[cfg(test)]
-fn made_paths(files: &[OutFile]) -> HashSet<String> {
-    let mut paths = HashSet::new();
+fn made_paths(files: &[OutFile]) -> List {
+    let mut paths = List::default();
     for f in files {
         let mut dir = f.path.as_str();
         while let Some((d, _)) = dir.rsplit_once('/') {
-            if !paths.insert(format!("{d}/")) {
+            if paths.insert(format!("{d}/"), None).is_some() {
                 break;
             }
             dir = d;
         }
-        paths.insert(f.path.clone());
+        paths.insert(f.path.clone(), None);
     }
     paths
 }
@@ -237,7 +238,7 @@ pub fn check_target(out: &Path) -> Result<(), OutputError> {
         Ok(m) if m.file_type().is_symlink() => Err(OutputError::Symlink(out.to_path_buf())),
         Ok(m) if !m.is_dir() => Err(OutputError::NotADirectory(out.to_path_buf())),
         Ok(_) => {
-            let marked = Made::read(out).map_err(io_err(out))?.is_some();
+            let marked = marker::is_marked(out).map_err(io_err(out))?;
             if marked || fs::read_dir(out).map_err(io_err(out))?.next().is_none() {
                 Ok(())
             } else {
@@ -250,7 +251,7 @@ pub fn check_target(out: &Path) -> Result<(), OutputError> {
 /// Under the lock: the existing output's record of what it holds, after
 /// checking that it holds nothing else. `None` when there is no output yet
 /// or it is an empty folder.
-fn check_contents(out: &Path, new: &HashSet<String>) -> Result<Option<Made>, OutputError> {
+fn check_contents(out: &Path, new: &List) -> Result<Option<Made>, OutputError> {
     check_target(out)?;
     if !out.exists() {
         return Ok(None);
@@ -311,13 +312,18 @@ pub struct Staging {
     /// The permission bits a new file gets here (0666 less the umask), as
     /// the marker got them: an old file is linked only if it has them.
     file_mode: u32,
+    /// What the old output's marker listed, and when it was written: each
+    /// file's checksum, and the time an untouched file's inode is older
+    /// than.
+    old: Option<(Made, (i64, i64))>,
 }
 
 /// What a staging folder holds so far.
 struct Progress {
-    /// Every path claimed, folders ending in `/`: listed in the marker,
-    /// unless the build has found no change yet (`unchanged`).
-    made: HashSet<String>,
+    /// Every path claimed, folders ending in `/`, each file with its
+    /// checksum once it is known: listed in the marker, unless the build
+    /// has found no change yet (`unchanged`).
+    made: List,
     /// Each folder made, open, by its path in the staging folder (`""`
     /// for the staging folder itself), with the old output's folder of
     /// that path: files are created relative to their folder (`openat`),
@@ -372,7 +378,7 @@ impl Progress {
         let Some(unchanged) = self.unchanged.take() else {
             return Ok(Vec::new());
         };
-        let mut paths: Vec<&String> = self.made.iter().collect();
+        let mut paths: Vec<&String> = self.made.keys().collect();
         // Outermost first: a folder's name sorts before the names inside it.
         paths.sort_unstable();
         let lines: String = paths.iter().flat_map(|p| [p.as_str(), "\n"]).collect();
@@ -433,7 +439,7 @@ impl Staging {
             created,
             lock: None,
             progress: Mutex::new(Progress {
-                made: HashSet::new(),
+                made: List::default(),
                 folders: FxHashMap::default(),
                 marker: None,
                 unchanged: None,
@@ -441,6 +447,7 @@ impl Staging {
             warnings: Vec::new(),
             committed: false,
             file_mode: 0,
+            old: None,
         };
         let lock_path = staging.place.beside(".lock");
         let lock = open_lock(&lock_path).map_err(io_err(&lock_path))?;
@@ -476,6 +483,7 @@ impl Staging {
         progress.marker = Some(marker);
         if root.old.is_some() {
             progress.unchanged = Some(Vec::new());
+            staging.old = Made::read_with_time(&staging.place.out).unwrap_or(None);
         }
         progress.folders.insert(String::new(), Arc::new(root));
         Ok(staging)
@@ -491,17 +499,17 @@ impl Staging {
         let mut dirs = Vec::new();
         for path in paths {
             let taken = |p: &Progress, k: &str| {
-                p.made.contains(k) || p.made.contains(&format!("{k}/")) || k == MARKER
+                p.made.contains_key(k) || p.made.contains_key(&format!("{k}/")) || k == MARKER
             };
             if taken(&progress, path) {
                 return Err(OutputError::Twice(path.to_string()));
             }
             let mut dir = path;
             while let Some((d, _)) = dir.rsplit_once('/') {
-                if progress.made.contains(d) {
+                if progress.made.contains_key(d) {
                     return Err(OutputError::Twice(d.to_string()));
                 }
-                if !progress.made.insert(format!("{d}/")) {
+                if progress.made.insert(format!("{d}/"), None).is_some() {
                     break;
                 }
                 lines.push_str(d);
@@ -509,7 +517,7 @@ impl Staging {
                 dirs.push(d);
                 dir = d;
             }
-            progress.made.insert(path.to_string());
+            progress.made.insert(path.to_string(), None);
             lines.push_str(path);
             lines.push('\n');
         }
@@ -557,16 +565,12 @@ impl Staging {
             .map(|f| CString::new(split(f).1))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| OutputError::Io(self.dir.clone(), e.into()))?;
-        let jobs: Vec<(&OutFile, &Arc<Folders>, &CString)> = files
+        let jobs: Vec<Job> = files
             .iter()
             .zip(&folders)
             .zip(&names)
             .map(|((f, folder), name)| (f, folder, name))
             .collect();
-        let same_bytes = |(f, folder, name): &(&OutFile, &Arc<Folders>, &CString)| {
-            let old = folder.old.as_ref()?;
-            reuse::same_bytes(old, name, &f.bytes, self.file_mode)
-        };
         // While no change is found, each file is only checked against the
         // old output; after, each is linked or written as it comes.
         let checked = self
@@ -575,20 +579,22 @@ impl Staging {
             .expect("a writer panicked")
             .unchanged
             .is_some();
-        let found: Vec<Option<reuse::Same>> = if checked {
-            crate::par::map(&jobs, same_bytes)
-        } else {
-            Vec::new()
-        };
+        let found: Vec<(u64, Option<reuse::Same>)> = crate::par::map(&jobs, |job| {
+            let sum = marker::sum(&job.0.bytes);
+            (sum, if checked { self.same(job, sum) } else { None })
+        });
         let earlier = {
             let mut progress = self.progress.lock().expect("a writer panicked");
+            for ((f, ..), (sum, _)) in jobs.iter().zip(&found) {
+                progress.made.insert(f.path.clone(), Some(*sum));
+            }
             match progress.unchanged.as_mut() {
                 // Still no change anywhere: note this batch, write nothing.
-                Some(list) if checked && found.iter().all(Option::is_some) => {
+                Some(list) if checked && found.iter().all(|(_, same)| same.is_some()) => {
                     let batch = jobs
                         .iter()
                         .zip(found)
-                        .map(|((_, folder, name), same)| Unchanged {
+                        .map(|((_, folder, name), (_, same))| Unchanged {
                             folder: Arc::clone(folder),
                             name: (*name).clone(),
                             same: same.expect("all found"),
@@ -600,17 +606,16 @@ impl Staging {
             }
         };
         link_unchanged(&earlier, &self.place.out)?;
-        let mut found = found.into_iter();
-        let jobs: Vec<_> = jobs
-            .into_iter()
-            .map(|job| (job, found.next().flatten()))
-            .collect();
-        crate::par::map(&jobs, |(job, found)| {
+        let jobs: Vec<_> = jobs.into_iter().zip(found).collect();
+        crate::par::map(&jobs, |(job, (sum, found))| {
             let (f, folder, name) = job;
-            let same = if checked { found.as_ref() } else { None };
-            let now = (!checked).then(|| same_bytes(job)).flatten();
-            let linked = match (folder.old.as_ref(), same.or(now.as_ref())) {
-                (Some(old), Some(same)) => reuse::link(old, folder.staged(), name, same),
+            let same = if checked {
+                *found
+            } else {
+                self.same(job, *sum)
+            };
+            let linked = match (folder.old.as_ref(), same) {
+                (Some(old), Some(same)) => reuse::link(old, folder.staged(), name, &same),
                 _ => false,
             };
             if linked {
@@ -620,6 +625,22 @@ impl Staging {
         })
         .into_iter()
         .collect()
+    }
+
+    /// Whether the old output holds the file `job` with its bytes already
+    /// (their checksum is `sum`): what the file is, if so. Untouched since
+    /// its marker gave it this same checksum, it is not read; otherwise it
+    /// is read and compared, unless the marker's checksum differs.
+    fn same(&self, (f, folder, name): &Job, sum: u64) -> Option<reuse::Same> {
+        let old = folder.old.as_ref()?;
+        let len = f.bytes.len() as u64;
+        let (made, written) = self.old.as_ref()?;
+        match made.sum(&f.path) {
+            Some(had) if had != sum => None,
+            Some(_) => reuse::untouched_since(old, name, len, self.file_mode, *written)
+                .or_else(|| reuse::same_bytes(old, name, &f.bytes, self.file_mode)),
+            None => reuse::same_bytes(old, name, &f.bytes, self.file_mode),
+        }
     }
 
     /// Copies the file at `from` to `path` in the new output, streaming:
@@ -682,7 +703,7 @@ impl Staging {
             if is_already(&self.place.out, &text, &unchanged) {
                 // The old output is this build's, byte for byte: it stays,
                 // and the staging folder (its marker alone) goes.
-                remove_made(&self.dir, &HashSet::new());
+                remove_made(&self.dir, &List::default());
                 return Ok(Vec::new());
             }
             progress.unchanged = Some(unchanged);
@@ -699,11 +720,27 @@ impl Staging {
         {
             None => Ok(Vec::new()),
             Some(old_at) => {
-                let old = old.unwrap_or(Made::Listed(HashSet::new()));
-                Ok(remove_made_by(&old_at, &old, &progress.made))
+                let old = old.unwrap_or(Made::Listed(List::default()));
+                let left = remove_made_by(&old_at, &old, &progress.made);
+                // Dropping the old names changed the inodes the new output
+                // shares with it: the marker is written again after, so
+                // the next build finds them untouched since.
+                touch(file);
+                Ok(left)
             }
         }
     }
+}
+
+/// Sets the file's times to now, by the clock the kernel stamps changes
+/// with. It only makes the next build read less, so a failure is ignored.
+fn touch(file: &fs::File) {
+    let now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: libc::UTIME_NOW,
+    };
+    // SAFETY: `file` is open, and the two times are valid for the call.
+    unsafe { libc::futimens(file.as_raw_fd(), [now, now].as_ptr()) };
 }
 
 /// Whether the output at `out` is already what the build made: its marker
@@ -825,6 +862,9 @@ fn make_staging(place: &Place) -> io::Result<PathBuf> {
     }
     unreachable!("u32 names run out")
 }
+
+/// A file to write, its folder, and its name there.
+type Job<'a> = (&'a OutFile, &'a Arc<Folders>, &'a CString);
 
 /// A file's folder and name, as [`Progress::folders`] keys them.
 fn split(f: &OutFile) -> (&str, &str) {
@@ -965,8 +1005,11 @@ mod tests {
         let out = tmp.path().join("site");
         publish(&out, &files("one")).unwrap();
         let text = fs::read_to_string(out.join(MARKER)).unwrap();
+        let sum = format!("{:016x}", marker::sum(b"one"));
         assert!(
-            text.ends_with("made:\na/\na/b/\na/b/c.html\nindex.html\n"),
+            text.ends_with(&format!(
+                "made:\na/\na/b/\na/b/c.html\t{sum}\nindex.html\t{sum}\n"
+            )),
             "{text}"
         );
     }
@@ -1158,6 +1201,30 @@ mod tests {
     }
 
     #[test]
+    fn an_old_file_untouched_since_its_marker_is_taken_on_its_checksum_unread() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        // Changed behind the marker's back, which then seems written after
+        // it: the build believes the marker and does not read the file.
+        fs::write(out.join("a/b/c.html"), "eno").unwrap();
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+        let marker = fs::File::options()
+            .write(true)
+            .open(out.join(MARKER))
+            .unwrap();
+        marker.set_modified(later).unwrap();
+        publish(&out, &files("one")).unwrap();
+        assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "eno");
+        // With the marker's time as it was, the change is seen and mended.
+        marker
+            .set_modified(std::time::SystemTime::UNIX_EPOCH)
+            .unwrap();
+        publish(&out, &files("one")).unwrap();
+        assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
+    }
+
+    #[test]
     fn a_file_found_the_same_then_changed_during_the_build_fails_it() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
@@ -1193,7 +1260,7 @@ mod tests {
             fs::write(dir.join(f), "made").unwrap();
         }
         fs::write(dir.join("a/b/mine.txt"), "mine").unwrap();
-        let made: HashSet<String> = [
+        let made: List = [
             "index.html",
             "a/",
             "a/b/",
@@ -1205,9 +1272,9 @@ mod tests {
             "d/1.html",
         ]
         .into_iter()
-        .map(String::from)
+        .map(|p| (p.to_string(), None))
         .collect();
-        let left = remove_made_by(&dir, &Made::Listed(made), &HashSet::new());
+        let left = remove_made_by(&dir, &Made::Listed(made), &List::default());
         let mine = dir.join("a/b/mine.txt");
         assert_eq!(
             left,

@@ -2,13 +2,12 @@
 //! swap, a failed build's staging folder, and what killed builds left.
 //! Nothing here follows a symbolic link.
 
-use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::Path;
 
-use super::marker::{MARKER, Made};
+use super::marker::{List, MARKER, Made};
 use super::walk::{Entry, Folder, path_of};
 
 /// The process id in a staging folder's name, if the rest of the name is
@@ -51,7 +50,7 @@ pub(super) fn sweep_stale_staging(parent: &Path, prefix: &str) -> Vec<String> {
             // A staging folder's marker is always a list: no new paths
             // are needed to read it.
             Ok(Some(made)) => {
-                warnings.extend(remove_made_by(&entry.path(), &made, &HashSet::new()))
+                warnings.extend(remove_made_by(&entry.path(), &made, &List::default()))
             }
             // Killed between making the folder and writing all of its
             // marker: nothing else of ours can be inside yet. An empty
@@ -80,7 +79,7 @@ fn remove_unmarked(dir: &Path) {
 }
 
 /// Deletes a folder this build made, listed by `made`.
-pub(super) fn remove_made(dir: &Path, made: &HashSet<String>) {
+pub(super) fn remove_made(dir: &Path, made: &List) {
     let _ = remove_made_by(dir, &Made::Listed(made.clone()), made);
 }
 
@@ -90,7 +89,7 @@ pub(super) fn remove_made(dir: &Path, made: &HashSet<String>) {
 ///
 /// Each top-level entry is one job, so that both cores work and folders
 /// apart never wait on each other's locks in the kernel.
-pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> Vec<String> {
+pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &List) -> Vec<String> {
     let cannot_read = |e| vec![format!("cannot read {}: {e}", dir.display())];
     let root = match Folder::open(dir) {
         Ok(root) => root,
@@ -119,13 +118,7 @@ pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &HashSet<String>) -> 
 }
 
 /// [`remove_made_by`] for `top`, an entry of `root` (the folder `dir`).
-fn remove_subtree(
-    dir: &Path,
-    root: &Folder,
-    top: &Entry,
-    made: &Made,
-    new: &HashSet<String>,
-) -> Vec<String> {
+fn remove_subtree(dir: &Path, root: &Folder, top: &Entry, made: &Made, new: &List) -> Vec<String> {
     // Both callbacks below add to it, one at a time.
     let left = std::cell::RefCell::new(Vec::new());
     let _ = root.walk::<std::convert::Infallible>(

@@ -12,12 +12,14 @@
 //!
 //! Invariant: a file is kept only if it is a regular file with no other
 //! name, owned by this user, with the permissions a new file would get,
-//! and holding exactly the new bytes; what is linked or kept later is the
-//! inode checked, untouched since (its number, change time and length are
-//! compared before the link, and its number after, which undoes the link
-//! if it differs). The old output is only read: until the swap it stays
-//! exactly as it was, and a failed build drops the second names with the
-//! staging folder.
+//! and holding exactly the new bytes: read and compared, or, unread, if
+//! the old marker's checksum of it is the new bytes' and its inode has not
+//! changed since that marker was written. What is linked or kept later is
+//! the inode checked, untouched since (its number, change time and length
+//! are compared before the link, and its number after, which undoes the
+//! link if it differs). The old output is only read: until the swap it
+//! stays exactly as it was, and a failed build drops the second names with
+//! the staging folder.
 
 use std::ffi::CStr;
 use std::fs;
@@ -78,14 +80,37 @@ fn open_checked(old: &OwnedFd, name: &CStr, len: u64, mode: u32) -> Option<(fs::
     }
     // SAFETY: filled in by the successful `fstat`.
     let st = unsafe { st.assume_init() };
+    alone_and_ours(&st, len, mode).then(|| (file, Same::of(&st)))
+}
+
+/// Whether `st` is a regular file of `len` bytes with no other name, owned
+/// by this user, with the permission bits `mode`.
+fn alone_and_ours(st: &libc::stat, len: u64, mode: u32) -> bool {
     // SAFETY: geteuid cannot fail.
     let uid = unsafe { libc::geteuid() };
-    let alone_and_ours = st.st_mode & libc::S_IFMT == libc::S_IFREG
+    st.st_mode & libc::S_IFMT == libc::S_IFREG
         && st.st_nlink == 1
         && st.st_uid == uid
         && st.st_mode & 0o7777 == mode
-        && st.st_size as u64 == len;
-    alone_and_ours.then(|| (file, Same::of(&st)))
+        && st.st_size as u64 == len
+}
+
+/// The old output's file `name` (in `old`), unread, if it passes the checks
+/// above for a file of `len` bytes and its inode has not changed since
+/// `before` (when the old output's marker was written, giving the file a
+/// checksum): what it is, if so. Such a file still holds the bytes the
+/// marker's checksum was taken of; one changed in the same clock tick as
+/// the marker was written is not taken (the times must differ).
+pub(super) fn untouched_since(
+    old: &OwnedFd,
+    name: &CStr,
+    len: u64,
+    mode: u32,
+    before: (i64, i64),
+) -> Option<Same> {
+    let st = stat_at(old, name)?;
+    let changed = (st.st_ctime, st.st_ctime_nsec);
+    (alone_and_ours(&st, len, mode) && changed < before).then(|| Same::of(&st))
 }
 
 /// Whether the old output's file `name` (in `old`) holds exactly `bytes`

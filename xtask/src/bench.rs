@@ -321,6 +321,14 @@ fn bench_whole_site(
     })?;
     println!("  steps of a rebuild over it, nothing changed:");
     print_steps(&report);
+    let mut changed_options = site::Options {
+        out: out.clone(),
+        ..args.options()
+    };
+    changed_options.games.seed = args.seed.wrapping_add(1);
+    let report = site::build(&changed_options)?;
+    println!("  steps of a rebuild over that with {other_seed}:");
+    print_steps(&report);
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }
