@@ -42,7 +42,7 @@ use rustc_hash::FxHashMap;
 
 use copy::copy_file;
 pub use marker::MARKER;
-use marker::{LIST_HEADER, List, MARKER_TEXT, Made, marker_text};
+use marker::{LIST_HEADER, List, MARKER_TEXT, Made, OldMarker, marker_text};
 use remove::{remove_made, remove_made_by, sweep_stale_staging};
 use walk::{Folder, path_of};
 
@@ -248,34 +248,61 @@ pub fn check_target(out: &Path) -> Result<(), OutputError> {
     }
 }
 
-/// Under the lock: the existing output's record of what it holds, after
-/// checking that it holds nothing else. `None` when there is no output yet
-/// or it is an empty folder.
-fn check_contents(out: &Path, new: &List) -> Result<Option<Made>, OutputError> {
-    check_target(out)?;
-    if !out.exists() {
-        return Ok(None);
-    }
-    let Some(made) = Made::read(out).map_err(io_err(out))? else {
-        return Ok(None); // empty, as check_target found
+/// Under the lock: checks that the output at `out`, whose marker is `old`,
+/// holds nothing but what the marker lists (and the marker), the new build
+/// making `new`. A listed folder not modified since the marker was written
+/// holds only what it held then, listed paths; only the other folders are
+/// listed and looked at, each on its own job. An old marker without a list
+/// has every folder walked.
+fn check_foreign(out: &Path, old: &OldMarker, new: &List) -> Result<(), OutputError> {
+    use std::os::unix::fs::MetadataExt;
+    let foreign = |k: &str| k != MARKER && !old.made.contains(k, new);
+    let Made::Listed(listed) = &old.made else {
+        let root = Folder::open(out).map_err(io_err(out))?;
+        let tops = root.entries().map_err(io_err(out))?;
+        let found = crate::par::map(&tops, |top| {
+            root.walk(
+                top,
+                "",
+                &mut |_, _, k| match foreign(k) {
+                    true => Err(OutputError::Foreign(path_of(out, k))),
+                    false => Ok(()),
+                },
+                &mut |_, e| Err(OutputError::Io(out.to_path_buf(), e)),
+            )
+        });
+        return found.into_iter().collect();
     };
-    let root = Folder::open(out).map_err(io_err(out))?;
-    let tops = root.entries().map_err(io_err(out))?;
-    let found = crate::par::map(&tops, |top| {
-        root.walk(
-            top,
-            "",
-            &mut |_, _, k| {
-                if k != MARKER && !made.contains(k, new) {
-                    return Err(OutputError::Foreign(path_of(out, k)));
-                }
-                Ok(())
-            },
-            &mut |_, e| Err(OutputError::Io(out.to_path_buf(), e)),
-        )
+    let mut folders: Vec<&str> = listed.keys().filter_map(|k| k.strip_suffix('/')).collect();
+    folders.push("");
+    folders.sort_unstable();
+    let found = crate::par::map(&folders, |d| {
+        let path = out.join(d);
+        match fs::symlink_metadata(&path) {
+            Ok(m) if m.is_dir() && (m.mtime(), m.mtime_nsec()) < old.written => return Ok(()),
+            // Gone, or no longer a folder: then its own folder was
+            // modified, and names it.
+            Ok(m) if !m.is_dir() => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            _ => {}
+        }
+        let folder = Folder::open(&path).map_err(io_err(&path))?;
+        for entry in folder.entries().map_err(io_err(&path))? {
+            let name = String::from_utf8_lossy(entry.name().to_bytes());
+            let mut k = match *d {
+                "" => name.into_owned(),
+                d => format!("{d}/{name}"),
+            };
+            if entry.is_dir() {
+                k.push('/');
+            }
+            if foreign(&k) {
+                return Err(OutputError::Foreign(path_of(out, &k)));
+            }
+        }
+        Ok(())
     });
-    found.into_iter().collect::<Result<(), _>>()?;
-    Ok(Some(made))
+    found.into_iter().collect()
 }
 
 /// Writes `files` as the whole new content of `out`, replacing an earlier
@@ -315,7 +342,7 @@ pub struct Staging {
     /// What the old output's marker listed, and when it was written: each
     /// file's checksum, and the time an untouched file's inode is older
     /// than.
-    old: Option<(Made, (i64, i64))>,
+    old: Option<OldMarker>,
 }
 
 /// What a staging folder holds so far.
@@ -483,7 +510,7 @@ impl Staging {
         progress.marker = Some(marker);
         if root.old.is_some() {
             progress.unchanged = Some(Vec::new());
-            staging.old = Made::read_with_time(&staging.place.out).unwrap_or(None);
+            staging.old = OldMarker::read(&staging.place.out).unwrap_or(None);
         }
         progress.folders.insert(String::new(), Arc::new(root));
         Ok(staging)
@@ -615,7 +642,7 @@ impl Staging {
                 self.same(job, *sum)
             };
             let linked = match (folder.old.as_ref(), same) {
-                (Some(old), Some(same)) => reuse::link(old, folder.staged(), name, &same),
+                (Some(old), Some(same)) => reuse::link_found(old, folder.staged(), name, &same),
                 _ => false,
             };
             if linked {
@@ -634,10 +661,10 @@ impl Staging {
     fn same(&self, (f, folder, name): &Job, sum: u64) -> Option<reuse::Same> {
         let old = folder.old.as_ref()?;
         let len = f.bytes.len() as u64;
-        let (made, written) = self.old.as_ref()?;
-        match made.sum(&f.path) {
+        let marker = self.old.as_ref()?;
+        match marker.made.sum(&f.path) {
             Some(had) if had != sum => None,
-            Some(_) => reuse::untouched_since(old, name, len, self.file_mode, *written)
+            Some(_) => reuse::untouched_since(old, name, len, self.file_mode, marker.written)
                 .or_else(|| reuse::same_bytes(old, name, &f.bytes, self.file_mode)),
             None => reuse::same_bytes(old, name, &f.bytes, self.file_mode),
         }
@@ -675,7 +702,7 @@ impl Staging {
         };
         link_unchanged(&earlier, &self.place.out)?;
         let linked = match (&folder.old, same) {
-            (Some(old), Some(same)) => reuse::link(old, folder.staged(), &name, &same),
+            (Some(old), Some(same)) => reuse::link_found(old, folder.staged(), &name, &same),
             _ => false,
         };
         if linked {
@@ -696,11 +723,37 @@ impl Staging {
     }
 
     fn swap_in(&mut self) -> Result<Vec<String>, OutputError> {
+        let out = &self.place.out;
         let progress = self.progress.get_mut().expect("no writer left");
-        let text = marker_text(&progress.made);
-        let old = check_contents(&self.place.out, &progress.made)?;
+        check_target(out)?;
+        // The marker read when the build began, if `out` is still the
+        // folder opened then (under the lock, only another program could
+        // have put another there).
+        let begun = self.old.take();
+        let old = match fs::symlink_metadata(out) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(OutputError::Io(out.clone(), e)),
+            Ok(now) => {
+                use std::os::unix::fs::MetadataExt;
+                let opened = progress.folders[""].old.as_ref().and_then(|fd| {
+                    let m = fs::File::from(fd.try_clone().ok()?).metadata().ok()?;
+                    Some((m.dev(), m.ino()))
+                });
+                if opened == Some((now.dev(), now.ino())) {
+                    begun
+                } else {
+                    OldMarker::read(out).map_err(io_err(out))?
+                }
+            }
+        };
+        if let Some(old) = &old {
+            check_foreign(out, old, &progress.made)?;
+        }
         if let Some(unchanged) = progress.unchanged.take() {
-            if is_already(&self.place.out, &text, &unchanged) {
+            if old
+                .as_ref()
+                .is_some_and(|old| is_already(old, &progress.made, &unchanged))
+            {
                 // The old output is this build's, byte for byte: it stays,
                 // and the staging folder (its marker alone) goes.
                 remove_made(&self.dir, &List::default());
@@ -708,19 +761,17 @@ impl Staging {
             }
             progress.unchanged = Some(unchanged);
             let earlier = progress.stage(&self.dir)?;
-            link_unchanged(&earlier, &self.place.out)?;
+            link_unchanged(&earlier, out)?;
         }
-        // The same paths sorted: the same length, written over the list.
+        // The same paths sorted, with their checksums, over the list.
         let marker = self.dir.join(MARKER);
         let file = progress.marker.as_ref().expect("made in begin");
-        std::os::unix::fs::FileExt::write_all_at(file, text.as_bytes(), 0)
+        std::os::unix::fs::FileExt::write_all_at(file, marker_text(&progress.made).as_bytes(), 0)
             .map_err(io_err(&marker))?;
-        match swap(&self.dir, &self.place.out, &self.place)
-            .map_err(|e| OutputError::Io(self.place.out.clone(), e))?
-        {
+        match swap(&self.dir, out, &self.place).map_err(|e| OutputError::Io(out.clone(), e))? {
             None => Ok(Vec::new()),
             Some(old_at) => {
-                let old = old.unwrap_or(Made::Listed(List::default()));
+                let old = old.map_or(Made::Listed(List::default()), |old| old.made);
                 let left = remove_made_by(&old_at, &old, &progress.made);
                 // Dropping the old names changed the inodes the new output
                 // shares with it: the marker is written again after, so
@@ -743,23 +794,15 @@ fn touch(file: &fs::File) {
     unsafe { libc::futimens(file.as_raw_fd(), [now, now].as_ptr()) };
 }
 
-/// Whether the output at `out` is already what the build made: its marker
-/// is `marker` (so it lists exactly the build's paths, and `check_contents`
-/// found nothing else there), and each of its files is still the one found
-/// to hold the new bytes (`unchanged`: every file, as the build found no
-/// change).
-fn is_already(out: &Path, marker: &str, unchanged: &[Unchanged]) -> bool {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut text = Vec::with_capacity(marker.len() + 1);
-    let read = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(out.join(MARKER))
-        .and_then(|f| {
-            io::Read::read_to_end(&mut io::Read::take(f, marker.len() as u64 + 1), &mut text)
-        });
-    read.is_ok()
-        && text == marker.as_bytes()
+/// Whether the old output, whose marker is `old`, is already what the
+/// build made: its marker's text is the one the build would write (the
+/// same list, with the same checksums, written the same way; and
+/// `check_foreign` found nothing else there), and each of its files is
+/// still the one found to hold the new bytes (`unchanged`: every file, as
+/// the build found no change).
+fn is_already(old: &OldMarker, made: &List, unchanged: &[Unchanged]) -> bool {
+    old.canonical
+        && matches!(&old.made, Made::Listed(list) if list == made)
         && crate::par::map(unchanged, |u| {
             let old = u.folder.old.as_ref().expect("found in the old output");
             reuse::unchanged(old, &u.name, &u.same)

@@ -33,26 +33,25 @@ pub(super) enum Made {
     Unlisted,
 }
 
-/// Whether `dir` holds a marker (a plain file of that name).
-pub(super) fn is_marked(dir: &Path) -> io::Result<bool> {
-    match fs::symlink_metadata(dir.join(MARKER)) {
-        Ok(m) => Ok(m.is_file()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(e),
-    }
+/// An old output's marker, as a build finds it when it starts.
+pub(super) struct OldMarker {
+    /// What it lists.
+    pub(super) made: Made,
+    /// When it was last written (seconds and nanoseconds). A listed file
+    /// whose inode has not changed since (its change time is earlier)
+    /// still holds the bytes its sum was taken of; a listed folder not
+    /// modified since holds only what it held then, listed paths.
+    pub(super) written: (i64, i64),
+    /// Whether its text is exactly what [`marker_text`] writes for its
+    /// list (this version's words, sorted, sums in lower case), so that
+    /// the same list means the same bytes.
+    pub(super) canonical: bool,
 }
 
-impl Made {
+impl OldMarker {
     /// Reads `dir`'s marker; `None` when it has none (or it is not a plain
     /// file).
-    pub(super) fn read(dir: &Path) -> io::Result<Option<Made>> {
-        Ok(Made::read_with_time(dir)?.map(|(made, _)| made))
-    }
-
-    /// [`Made::read`], with when the marker was last written (seconds and
-    /// nanoseconds). A listed file whose inode has not changed since (its
-    /// change time is earlier) still holds the bytes its sum was taken of.
-    pub(super) fn read_with_time(dir: &Path) -> io::Result<Option<(Made, (i64, i64))>> {
+    pub(super) fn read(dir: &Path) -> io::Result<Option<OldMarker>> {
         use std::io::Read as _;
         use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
         let file = fs::OpenOptions::new()
@@ -73,18 +72,48 @@ impl Made {
         }
         let mut text = String::new();
         file.read_to_string(&mut text)?;
-        let made = match text.split_once(LIST_HEADER) {
-            Some((_, list)) => Made::Listed(
-                list.lines()
-                    .map(|l| {
-                        let (path, sum) = line(l);
-                        (path.to_string(), sum)
-                    })
-                    .collect(),
-            ),
-            None => Made::Unlisted,
+        let written = (meta.mtime(), meta.mtime_nsec());
+        let Some((head, list)) = text.split_once(LIST_HEADER) else {
+            let (made, canonical) = (Made::Unlisted, false);
+            return Ok(Some(OldMarker {
+                made,
+                written,
+                canonical,
+            }));
         };
-        Ok(Some((made, (meta.mtime(), meta.mtime_nsec()))))
+        let mut canonical = head == MARKER_TEXT && (list.is_empty() || list.ends_with('\n'));
+        let mut paths = List::default();
+        let mut last = "";
+        for l in list.lines() {
+            let (path, sum) = line(l);
+            let lower = |hex: &str| hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+            canonical &= path > last && sum.is_none_or(|_| lower(&l[path.len() + 1..]));
+            last = path;
+            paths.insert(path.to_string(), sum);
+        }
+        let made = Made::Listed(paths);
+        Ok(Some(OldMarker {
+            made,
+            written,
+            canonical,
+        }))
+    }
+}
+
+/// Whether `dir` holds a marker (a plain file of that name).
+pub(super) fn is_marked(dir: &Path) -> io::Result<bool> {
+    match fs::symlink_metadata(dir.join(MARKER)) {
+        Ok(m) => Ok(m.is_file()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+impl Made {
+    /// Reads `dir`'s marker; `None` when it has none (or it is not a plain
+    /// file).
+    pub(super) fn read(dir: &Path) -> io::Result<Option<Made>> {
+        Ok(OldMarker::read(dir)?.map(|old| old.made))
     }
 
     /// Whether `key` is a path the marker counts as made, the new build

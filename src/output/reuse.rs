@@ -226,9 +226,12 @@ pub(super) fn copy(old: &OwnedFd, new: &OwnedFd, name: &CStr, same: &Same) -> io
 /// same name, if it is still the file `same` found ([`unchanged`]).
 /// Returns whether it did; if not, nothing was made.
 pub(super) fn link(old: &OwnedFd, new: &OwnedFd, name: &CStr, same: &Same) -> bool {
-    if !unchanged(old, name, same) {
-        return false;
-    }
+    unchanged(old, name, same) && link_found(old, new, name, same)
+}
+
+/// [`link`] for a file found `same` just now, not looked at again before
+/// the link: the inode linked is still checked after it.
+pub(super) fn link_found(old: &OwnedFd, new: &OwnedFd, name: &CStr, same: &Same) -> bool {
     // SAFETY: `name` is NUL-terminated and both folders are open.
     let linked = unsafe {
         libc::linkat(

@@ -23,6 +23,11 @@ pub(super) struct Entry {
 }
 
 impl Entry {
+    /// The entry's name.
+    pub(super) fn name(&self) -> &CStr {
+        &self.name
+    }
+
     /// Whether the entry is a folder (not a symbolic link to one).
     pub(super) fn is_dir(&self) -> bool {
         self.is_dir
