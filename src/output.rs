@@ -312,7 +312,18 @@ fn check_foreign(out: &Path, old: &OldMarker, new: &List) -> Result<(), OutputEr
 pub fn publish(out: &Path, files: &[OutFile]) -> Result<Vec<String>, OutputError> {
     let staging = Staging::begin(out)?;
     staging.write(files)?;
-    staging.commit()
+    Ok(staging.commit()?.warnings)
+}
+
+/// What [`Staging::commit`] did.
+#[derive(Debug, Default)]
+pub struct Committed {
+    /// Whether the old output was already this build's, byte for byte, and
+    /// stays as it was: nothing was written.
+    pub unchanged: bool,
+    /// A line for each path of the old output that could not be removed,
+    /// or stale staging folder that could not be cleared.
+    pub warnings: Vec<String>,
 }
 
 /// A new output being written beside the old one, which it replaces whole
@@ -712,17 +723,22 @@ impl Staging {
     }
 
     /// Puts the new output in place of the old in one step, then removes
-    /// the old one. On error nothing at `out` has changed. On success,
-    /// returns a warning for each path that could not be removed.
-    pub fn commit(mut self) -> Result<Vec<String>, OutputError> {
+    /// the old one; or, if the old output is already the new one, byte for
+    /// byte, leaves it. On error nothing at `out` has changed.
+    pub fn commit(mut self) -> Result<Committed, OutputError> {
         let result = self.swap_in();
         let mut warnings = std::mem::take(&mut self.warnings);
-        warnings.extend(result?);
+        let (unchanged, left) = result?;
+        warnings.extend(left);
         self.committed = true;
-        Ok(warnings)
+        Ok(Committed {
+            unchanged,
+            warnings,
+        })
     }
 
-    fn swap_in(&mut self) -> Result<Vec<String>, OutputError> {
+    /// Whether the old output stays as it was, and the warnings.
+    fn swap_in(&mut self) -> Result<(bool, Vec<String>), OutputError> {
         let out = &self.place.out;
         let progress = self.progress.get_mut().expect("no writer left");
         check_target(out)?;
@@ -757,7 +773,7 @@ impl Staging {
                 // The old output is this build's, byte for byte: it stays,
                 // and the staging folder (its marker alone) goes.
                 remove_made(&self.dir, &List::default());
-                return Ok(Vec::new());
+                return Ok((true, Vec::new()));
             }
             progress.unchanged = Some(unchanged);
             let earlier = progress.stage(&self.dir)?;
@@ -769,7 +785,7 @@ impl Staging {
         std::os::unix::fs::FileExt::write_all_at(file, marker_text(&progress.made).as_bytes(), 0)
             .map_err(io_err(&marker))?;
         match swap(&self.dir, out, &self.place).map_err(|e| OutputError::Io(out.clone(), e))? {
-            None => Ok(Vec::new()),
+            None => Ok((false, Vec::new())),
             Some(old_at) => {
                 let old = old.map_or(Made::Listed(List::default()), |old| old.made);
                 let left = remove_made_by(&old_at, &old, &progress.made);
@@ -777,7 +793,7 @@ impl Staging {
                 // shares with it: the marker is written again after, so
                 // the next build finds them untouched since.
                 touch(file);
-                Ok(left)
+                Ok((false, left))
             }
         }
     }
@@ -1193,13 +1209,14 @@ mod tests {
             "CNAME",
         ];
         let before: Vec<_> = paths.iter().map(|p| identity(&out.join(p))).collect();
-        assert!(build("last").unwrap().is_empty());
+        let kept = build("last").unwrap();
+        assert!(kept.unchanged && kept.warnings.is_empty(), "{kept:?}");
         let after: Vec<_> = paths.iter().map(|p| identity(&out.join(p))).collect();
         assert_eq!(before, after, "nothing was replaced or rewritten");
         assert_eq!(names(tmp.path()), [".site.lock", "CNAME", "site"]);
         // A change in the last file, after all the others were found the
         // same: they are linked after all, and the one that differs written.
-        build("changed").unwrap();
+        assert!(!build("changed").unwrap().unchanged);
         let after: Vec<_> = paths.iter().map(|p| identity(&out.join(p))).collect();
         for (i, p) in paths.iter().enumerate() {
             let kept = !matches!(*p, "" | MARKER | "a" | "a/last.html");

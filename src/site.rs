@@ -329,11 +329,13 @@ pub fn build(options: &Options) -> Result<Report, BuildError> {
     let mut report = render(options, &assets, &staging)?;
     let mut timings = first;
     timings.append(&mut report.timings);
-    report.warnings = timed(
+    let committed = timed(
         &mut timings,
         "swap in and remove the old site (or keep it)",
         || staging.commit(),
     )?;
+    report.unchanged = committed.unchanged;
+    report.warnings = committed.warnings;
     report.timings = timings;
     Ok(report)
 }

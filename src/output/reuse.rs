@@ -271,12 +271,18 @@ mod tests {
         unsafe { OwnedFd::from_raw_fd(fd) }
     }
 
-    #[test]
-    fn links_only_a_file_that_is_the_same_and_ours_alone() {
+    /// A temporary folder holding two empty folders, `old` and `new`.
+    fn old_and_new() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
         let tmp = tempfile::tempdir().unwrap();
         let (old, new) = (tmp.path().join("old"), tmp.path().join("new"));
         fs::create_dir(&old).unwrap();
         fs::create_dir(&new).unwrap();
+        (tmp, old, new)
+    }
+
+    #[test]
+    fn links_only_a_file_that_is_the_same_and_ours_alone() {
+        let (tmp, old, new) = old_and_new();
         for (name, text) in [("same", "bytes"), ("longer", "bytes!"), ("other", "BYTES")] {
             fs::write(old.join(name), text).unwrap();
         }
@@ -309,10 +315,7 @@ mod tests {
 
     #[test]
     fn a_file_changed_or_replaced_since_it_was_checked_is_not_linked() {
-        let tmp = tempfile::tempdir().unwrap();
-        let (old, new) = (tmp.path().join("old"), tmp.path().join("new"));
-        fs::create_dir(&old).unwrap();
-        fs::create_dir(&new).unwrap();
+        let (tmp, old, new) = old_and_new();
         let from = tmp.path().join("from");
         fs::write(&from, "bytes").unwrap();
         for name in ["grown", "replaced", "kept"] {

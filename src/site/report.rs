@@ -39,6 +39,9 @@ pub struct Report {
     /// What the build could not tidy away, such as a file of the old
     /// output that could not be deleted: one line each.
     pub warnings: Vec<String>,
+    /// Whether the output folder already held exactly this build, and was
+    /// left as it was.
+    pub unchanged: bool,
 }
 
 impl Report {

@@ -36,7 +36,7 @@ fn print_summary(report: &Report, seconds: f64) {
     let (largest, size) = &report.largest_page;
     let memory = peak_memory_mb().map_or(String::new(), |mb| format!(", {mb:.1} {PEAK}"));
     println!(
-        "wrote {} pages ({} files), {} bytes; largest page {largest} ({size} bytes); {:.0} ms{memory}",
+        "built {} pages ({} files), {} bytes; largest page {largest} ({size} bytes); {:.0} ms{memory}",
         report.pages,
         report.files,
         report.bytes,
@@ -67,6 +67,13 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
         eprintln!("warning: {w}");
     }
     print_summary(&report, start.elapsed().as_secs_f64());
-    println!("site written to {}", options.out.display());
+    if report.unchanged {
+        println!(
+            "{} already held exactly this site: left as it was",
+            options.out.display()
+        );
+    } else {
+        println!("site written to {}", options.out.display());
+    }
     Ok(())
 }

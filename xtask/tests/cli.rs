@@ -167,6 +167,54 @@ fn a_build_prints_its_summary() {
     assert!(out.join("index.html").is_file());
 }
 
+#[test]
+fn a_rebuild_that_changes_nothing_says_so_and_touches_nothing() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let out_arg = out.to_str().unwrap();
+    let build = |seed: &str| {
+        let run = succeeds(&[
+            "build-site",
+            "--out",
+            out_arg,
+            "--seed",
+            seed,
+            "--games",
+            "2",
+        ]);
+        String::from_utf8(run.stdout).unwrap()
+    };
+    // Every path's inode, modification and change times.
+    let stamps = || -> Vec<_> {
+        walkdir::WalkDir::new(&out)
+            .sort_by_file_name()
+            .into_iter()
+            .map(|e| {
+                let m = e.unwrap().metadata().unwrap();
+                (m.ino(), m.mtime_nsec(), m.ctime_nsec())
+            })
+            .collect()
+    };
+    assert!(build("1").contains("site written to"));
+    let (before, files) = (stamps(), tree(&out));
+    let text = build("1");
+    assert!(
+        text.contains("already held exactly this site: left as it was"),
+        "{text}"
+    );
+    assert_eq!(
+        stamps(),
+        before,
+        "no file or folder was replaced or touched"
+    );
+    assert_eq!(tree(&out), files);
+    assert_eq!(names(tmp.path()), [".site.lock", "site"]);
+    // Another seed changes the games against the computer.
+    assert!(build("2").contains("site written to"));
+    assert_ne!(tree(&out), files);
+}
+
 /// Every file below `dir` with its bytes, sorted by path.
 fn tree(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     walkdir::WalkDir::new(dir)
