@@ -511,7 +511,8 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
     let (median, min) = stats(times);
     let report = last.expect("at least one run");
     println!(
-        "whole site into {}: median {median:.1} ms (min {min:.1})",
+        "whole site into {}, in this process, each build over the last (only the first \
+         changes anything): median {median:.1} ms (min {min:.1})",
         options.out.display()
     );
     for part in report
