@@ -624,7 +624,9 @@ impl Staging {
         let earlier = {
             let mut progress = self.progress.lock().expect("a writer panicked");
             for ((f, ..), (sum, _)) in jobs.iter().zip(&found) {
-                progress.made.insert(f.path.clone(), Some(*sum));
+                if let Some(listed) = progress.made.get_mut(&f.path) {
+                    *listed = Some(*sum);
+                }
             }
             match progress.unchanged.as_mut() {
                 // Still no change anywhere: note this batch, write nothing.
