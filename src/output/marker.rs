@@ -190,4 +190,33 @@ mod tests {
         );
         assert_eq!(line("a\t000000000000000g"), ("a\t000000000000000g", None));
     }
+
+    #[test]
+    fn only_a_marker_as_this_version_writes_it_is_canonical() {
+        let tmp = tempfile::tempdir().unwrap();
+        let list: List = [("a/", None), ("a/b.html", Some(0xab)), ("c.html", Some(1))]
+            .into_iter()
+            .map(|(p, sum)| (p.to_string(), sum))
+            .collect();
+        let text = marker_text(&list);
+        let read = |text: &str| {
+            fs::write(tmp.path().join(MARKER), text).unwrap();
+            let old = OldMarker::read(tmp.path()).unwrap().unwrap();
+            let same = matches!(&old.made, Made::Listed(l) if *l == list);
+            (same, old.canonical)
+        };
+        assert_eq!(read(&text), (true, true));
+        // The same list, written otherwise: out of order, in capitals,
+        // another version's words.
+        let swapped = text.replace(
+            "a/\na/b.html\t00000000000000ab\n",
+            "a/b.html\t00000000000000ab\na/\n",
+        );
+        assert_eq!(read(&swapped), (true, false));
+        assert_eq!(read(&text.replace("ab\n", "AB\n")), (true, false));
+        assert_eq!(
+            read(&text.replace("nothing else", "nothing more")),
+            (true, false)
+        );
+    }
 }
