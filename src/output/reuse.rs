@@ -73,14 +73,17 @@ fn open_checked(old: &OwnedFd, name: &CStr, len: u64, mode: u32) -> Option<(fs::
     }
     // SAFETY: `fd` was just opened and nothing else owns it.
     let file = unsafe { fs::File::from_raw_fd(fd) };
-    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-    // SAFETY: `fd` is open; `st` is written by the call.
-    if unsafe { libc::fstat(fd, st.as_mut_ptr()) } != 0 {
-        return None;
-    }
-    // SAFETY: filled in by the successful `fstat`.
-    let st = unsafe { st.assume_init() };
+    let st = stat_of(&file)?;
     alone_and_ours(&st, len, mode).then(|| (file, Same::of(&st)))
+}
+
+/// What the open file `f` is.
+fn stat_of(f: &fs::File) -> Option<libc::stat> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: `f` is open; `st` is written by the call.
+    let rc = unsafe { libc::fstat(f.as_raw_fd(), st.as_mut_ptr()) };
+    // SAFETY: filled in when `fstat` succeeded.
+    (rc == 0).then(|| unsafe { st.assume_init() })
 }
 
 /// Whether `st` is a regular file of `len` bytes with no other name, owned
@@ -202,13 +205,7 @@ pub(super) fn copy(old: &OwnedFd, new: &OwnedFd, name: &CStr, same: &Same) -> io
     }
     // SAFETY: `fd` was just opened and nothing else owns it.
     let src = unsafe { fs::File::from_raw_fd(fd) };
-    let is_same = |f: &fs::File| {
-        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-        // SAFETY: `f` is open; `st` is written by the call.
-        let rc = unsafe { libc::fstat(f.as_raw_fd(), st.as_mut_ptr()) };
-        // SAFETY: filled in by the successful `fstat`.
-        rc == 0 && Same::of(&unsafe { st.assume_init() }) == *same
-    };
+    let is_same = |f: &fs::File| stat_of(f).is_some_and(|st| Same::of(&st) == *same);
     if !is_same(&src) {
         return Ok(false);
     }
