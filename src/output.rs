@@ -520,8 +520,14 @@ impl Staging {
         let progress = staging.progress.get_mut().expect("not shared yet");
         progress.marker = Some(marker);
         if root.old.is_some() {
-            progress.unchanged = Some(Vec::new());
             staging.old = OldMarker::read(&staging.place.out).unwrap_or(None);
+            // Room for every file the old output lists, and no more: a
+            // rebuild that changes nothing notes each of them.
+            let listed = match staging.old.as_ref().map(|old| &old.made) {
+                Some(Made::Listed(list)) => list.values().filter(|sum| sum.is_some()).count(),
+                _ => 0,
+            };
+            progress.unchanged = Some(Vec::with_capacity(listed));
         }
         progress.folders.insert(String::new(), Arc::new(root));
         Ok(staging)
@@ -757,10 +763,11 @@ impl Staging {
                     let m = fs::File::from(fd.try_clone().ok()?).metadata().ok()?;
                     Some((m.dev(), m.ino()))
                 });
-                if opened == Some((now.dev(), now.ino())) {
-                    begun
-                } else {
-                    OldMarker::read(out).map_err(io_err(out))?
+                match begun {
+                    Some(begun) if opened == Some((now.dev(), now.ino())) => Some(begun),
+                    // Not read when the build began (or not this folder):
+                    // read now, and a failure fails the build.
+                    _ => OldMarker::read(out).map_err(io_err(out))?,
                 }
             }
         };
@@ -1284,6 +1291,24 @@ mod tests {
             .unwrap();
         publish(&out, &files("one")).unwrap();
         assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
+    }
+
+    #[test]
+    fn an_old_marker_not_read_at_the_start_is_read_at_the_swap() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        let mut staging = Staging::begin(&out).unwrap();
+        // As if the read when the build began had failed.
+        staging.old = None;
+        staging.write(&files("two")).unwrap();
+        assert!(staging.commit().unwrap().warnings.is_empty());
+        assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "two");
+        assert_eq!(
+            names(tmp.path()),
+            [".site.lock", "site"],
+            "the old site is gone"
+        );
     }
 
     #[test]
