@@ -295,19 +295,25 @@ pub fn text_records(text: &[u8]) -> (Compression, Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let bare: Vec<&[u8]> = pieces.iter().map(|p| p.0).collect();
     let huff = huffcdic::compress(&bare);
     let huff_len = huff.len() + pieces.iter().map(|p| p.1.len() + 1).sum::<usize>();
-    // PalmDOC record by record, until it is no smaller than HUFF/CDIC.
+    // PalmDOC record by record, until it cannot be smaller than HUFF/CDIC:
+    // what it has made, and at least a byte for every five it has not
+    // (its best, a two-byte pair standing for ten), reach HUFF/CDIC's size.
+    let least = |(piece, extra): &(&[u8], &[u8])| piece.len().div_ceil(5) + extra.len() + 1;
+    let mut rest: usize = pieces.iter().map(least).sum();
     let mut palmdoc = Vec::with_capacity(pieces.len());
     let mut palmdoc_len = 0;
-    for (piece, extra) in &pieces {
-        if palmdoc_len >= huff_len {
+    for p @ (piece, extra) in &pieces {
+        if palmdoc_len + rest >= huff_len && !huff.is_empty() {
             break;
         }
+        rest -= least(p);
         let rec = trail(palmdoc::compress(piece), extra);
         palmdoc_len += rec.len();
         palmdoc.push(rec);
     }
+    let whole = palmdoc.len() == pieces.len();
     // An empty text has no phrases: PalmDOC, as every reader expects.
-    if palmdoc_len < huff_len || huff.is_empty() {
+    if (whole && palmdoc_len < huff_len) || huff.is_empty() {
         return (Compression::PalmDoc, palmdoc, Vec::new());
     }
     let records = huff
