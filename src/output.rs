@@ -44,7 +44,7 @@ use copy::copy_file;
 pub use marker::MARKER;
 use marker::{LIST_HEADER, List, MARKER_TEXT, Made, OldMarker, marker_text};
 use remove::{remove_made, remove_made_by, sweep_stale_staging};
-use walk::{Folder, path_of};
+use walk::{Folder, open_folder, path_of};
 
 /// A file to write: its path relative to the output folder, `/`-separated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -578,7 +578,7 @@ impl Staging {
             let old = progress.folders[parent]
                 .old
                 .as_ref()
-                .and_then(|p| reuse::old_folder(p, &CString::new(name).ok()?));
+                .and_then(|p| walk::open_folder_in(p, &CString::new(name).ok()?).ok());
             let folder = Arc::new(Folders {
                 new: OnceLock::new(),
                 old,
@@ -759,10 +759,8 @@ impl Staging {
             Err(e) => return Err(OutputError::Io(out.clone(), e)),
             Ok(now) => {
                 use std::os::unix::fs::MetadataExt;
-                let opened = progress.folders[""].old.as_ref().and_then(|fd| {
-                    let m = fs::File::from(fd.try_clone().ok()?).metadata().ok()?;
-                    Some((m.dev(), m.ino()))
-                });
+                let opened = progress.folders[""].old.as_ref().and_then(reuse::stat_of);
+                let opened = opened.map(|st| (st.st_dev, st.st_ino));
                 match begun {
                     Some(begun) if opened == Some((now.dev(), now.ino())) => Some(begun),
                     // Not read when the build began (or not this folder):
@@ -937,17 +935,6 @@ type Job<'a> = (&'a OutFile, &'a Arc<Folders>, &'a CString);
 /// A file's folder and name, as [`Progress::folders`] keys them.
 fn split(f: &OutFile) -> (&str, &str) {
     f.path.rsplit_once('/').unwrap_or(("", &f.path))
-}
-
-/// Opens the folder at `path` for [`create_in`], never through a
-/// symbolic link.
-fn open_folder(path: &Path) -> io::Result<OwnedFd> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let folder = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
-        .open(path)?;
-    Ok(folder.into())
 }
 
 /// Creates the file `name` in `folder` holding `bytes`; fails if it is

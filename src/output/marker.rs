@@ -110,12 +110,6 @@ pub(super) fn is_marked(dir: &Path) -> io::Result<bool> {
 }
 
 impl Made {
-    /// Reads `dir`'s marker; `None` when it has none (or it is not a plain
-    /// file).
-    pub(super) fn read(dir: &Path) -> io::Result<Option<Made>> {
-        Ok(OldMarker::read(dir)?.map(|old| old.made))
-    }
-
     /// Whether `key` is a path the marker counts as made, the new build
     /// making `new`.
     pub(super) fn contains(&self, key: &str, new: &List) -> bool {

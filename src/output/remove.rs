@@ -7,7 +7,7 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use super::marker::{List, MARKER, Made};
+use super::marker::{List, MARKER, Made, OldMarker};
 use super::walk::{Entry, Folder, path_of};
 
 /// The process id in a staging folder's name, if the rest of the name is
@@ -46,7 +46,7 @@ pub(super) fn sweep_stale_staging(parent: &Path, prefix: &str) -> Vec<String> {
         if !is_real_dir || !is_gone(pid) {
             continue;
         }
-        match Made::read(&entry.path()) {
+        match OldMarker::read(&entry.path()).map(|old| old.map(|old| old.made)) {
             // A staging folder's marker is always a list: no new paths
             // are needed to read it.
             Ok(Some(made)) => {

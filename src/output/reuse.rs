@@ -27,17 +27,6 @@ use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::Path;
 
-const FOLDER: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
-
-/// The old output's folder `name` inside its folder `parent`, if it is a
-/// real folder (not a symbolic link).
-pub(super) fn old_folder(parent: &OwnedFd, name: &CStr) -> Option<OwnedFd> {
-    // SAFETY: `name` is NUL-terminated and `parent` an open folder.
-    let fd = unsafe { libc::openat(parent.as_raw_fd(), name.as_ptr(), FOLDER) };
-    // SAFETY: `fd` was just opened and nothing else owns it.
-    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
 /// An old output's file found to hold exactly the bytes wanted: which
 /// inode it is, and its change time and length then, so that a later link
 /// can tell it is still that file, untouched.
@@ -77,8 +66,8 @@ fn open_checked(old: &OwnedFd, name: &CStr, len: u64, mode: u32) -> Option<(fs::
     alone_and_ours(&st, len, mode).then(|| (file, Same::of(&st)))
 }
 
-/// What the open file `f` is.
-fn stat_of(f: &fs::File) -> Option<libc::stat> {
+/// What the open file or folder `f` is.
+pub(super) fn stat_of(f: &impl AsRawFd) -> Option<libc::stat> {
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: `f` is open; `st` is written by the call.
     let rc = unsafe { libc::fstat(f.as_raw_fd(), st.as_mut_ptr()) };
@@ -260,12 +249,7 @@ mod tests {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
     fn open(p: &Path) -> OwnedFd {
-        let c = CString::new(p.to_str().unwrap()).unwrap();
-        // SAFETY: a valid path string; the descriptor is owned below.
-        let fd = unsafe { libc::open(c.as_ptr(), FOLDER) };
-        assert!(fd >= 0);
-        // SAFETY: just opened.
-        unsafe { OwnedFd::from_raw_fd(fd) }
+        super::super::walk::open_folder(p).unwrap()
     }
 
     /// A temporary folder holding two empty folders, `old` and `new`.
@@ -303,11 +287,6 @@ mod tests {
         assert_eq!(fs::read(new.join("same")).unwrap(), b"bytes");
         assert_eq!(fs::metadata(old.join("same")).unwrap().nlink(), 2);
         assert_eq!(fs::read_dir(&new).unwrap().count(), 1);
-        // A symbolic link to a folder is not a folder of the old output.
-        std::os::unix::fs::symlink(&old, tmp.path().join("to-old")).unwrap();
-        let root = open(tmp.path());
-        assert!(old_folder(&root, c"to-old").is_none());
-        assert!(old_folder(&root, c"old").is_some());
     }
 
     #[test]

@@ -45,21 +45,32 @@ fn check(rc: libc::c_int) -> io::Result<libc::c_int> {
 const OPEN_FLAGS: libc::c_int =
     libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
 
+/// Opens the folder at `path`; fails if it is a symbolic link.
+pub(super) fn open_folder(path: &Path) -> io::Result<OwnedFd> {
+    let path = CString::new(path.as_os_str().as_bytes())?;
+    // SAFETY: `path` is a valid NUL-terminated string for the call.
+    let fd = check(unsafe { libc::open(path.as_ptr(), OPEN_FLAGS) })?;
+    // SAFETY: `fd` was just opened and nothing else owns it.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// Opens the folder `name` inside the open folder `parent`; fails if it is
+/// a symbolic link.
+pub(super) fn open_folder_in(parent: &OwnedFd, name: &CStr) -> io::Result<OwnedFd> {
+    // SAFETY: `name` is NUL-terminated and `parent` an open folder.
+    let fd = check(unsafe { libc::openat(parent.as_raw_fd(), name.as_ptr(), OPEN_FLAGS) })?;
+    // SAFETY: `fd` was just opened and nothing else owns it.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
 impl Folder {
     /// Opens the folder at `path`; fails if it is a symbolic link.
     pub(super) fn open(path: &Path) -> io::Result<Folder> {
-        let path = CString::new(path.as_os_str().as_bytes())?;
-        // SAFETY: `path` is a valid NUL-terminated string for the call.
-        let fd = check(unsafe { libc::open(path.as_ptr(), OPEN_FLAGS) })?;
-        // SAFETY: `fd` was just opened and nothing else owns it.
-        Ok(Folder(unsafe { OwnedFd::from_raw_fd(fd) }))
+        open_folder(path).map(Folder)
     }
 
     fn open_in(&self, name: &CStr) -> io::Result<Folder> {
-        // SAFETY: `name` is NUL-terminated and `self` an open folder.
-        let fd = check(unsafe { libc::openat(self.0.as_raw_fd(), name.as_ptr(), OPEN_FLAGS) })?;
-        // SAFETY: `fd` was just opened and nothing else owns it.
-        Ok(Folder(unsafe { OwnedFd::from_raw_fd(fd) }))
+        open_folder_in(&self.0, name).map(Folder)
     }
 
     /// The folder's entries (without `.` and `..`), sorted by name.
@@ -225,8 +236,11 @@ mod tests {
         std::os::unix::fs::symlink(&elsewhere, root.join("link")).unwrap();
         assert_eq!(keys(&root), ["a", "b/c/f", "b/c/", "b/", "link"]);
         // The root itself is never opened through a link (ENOTDIR, as
-        // O_NOFOLLOW with O_DIRECTORY fails on Linux).
+        // O_NOFOLLOW with O_DIRECTORY fails on Linux), nor a folder in it.
         assert!(Folder::open(&root.join("link")).is_err());
+        let opened = open_folder(&root).unwrap();
+        assert!(open_folder_in(&opened, c"link").is_err());
+        assert!(open_folder_in(&opened, c"b").is_ok());
     }
 
     #[test]
