@@ -42,8 +42,8 @@ use rustc_hash::FxHashMap;
 
 use copy::copy_file;
 pub use marker::MARKER;
-use marker::{LIST_HEADER, List, MARKER_TEXT, Made, OldMarker, marker_text};
-use remove::{remove_made, remove_made_by, sweep_stale_staging};
+use marker::{LIST_HEADER, List, MARKER_TEXT, Made, MarkerError, OldMarker, Time, marker_text};
+use remove::{put_back, remove_made, remove_made_by, sweep_stale_staging};
 use walk::{Folder, open_folder, path_of};
 
 /// A file to write: its path relative to the output folder, `/`-separated.
@@ -79,6 +79,9 @@ pub enum OutputError {
     NotOurs(PathBuf),
     /// The output folder holds something the last build did not make.
     Foreign(PathBuf),
+    /// The output's marker does not prove itself (emptied, cut short,
+    /// edited): the marker's path, and what is wrong with it.
+    Damaged(PathBuf, &'static str),
     /// Two files of one name, or a file and a folder: the path.
     Twice(String),
     /// A file of `static/` could not be copied: its path and the error.
@@ -119,6 +122,12 @@ impl fmt::Display for OutputError {
                  (move it away, or put it in static/ to have every build copy it)",
                 p.display()
             ),
+            OutputError::Damaged(p, why) => write!(
+                f,
+                "{} is damaged ({why}), so the build cannot tell its own files from yours \
+                 and changes nothing; move the folder aside (or delete it) and build again",
+                p.display()
+            ),
             OutputError::Twice(p) => write!(f, "the build makes {p} twice"),
             OutputError::Copy(p, e) => write!(f, "cannot copy {}: {e}", p.display()),
             OutputError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
@@ -135,6 +144,14 @@ impl std::error::Error for OutputError {}
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
     move |e| OutputError::Io(path.to_path_buf(), e)
+}
+
+/// Reads the marker of the output at `out`: a damaged one is an error.
+fn read_marker(out: &Path) -> Result<Option<OldMarker>, OutputError> {
+    OldMarker::read(out).map_err(|e| match e {
+        MarkerError::Io(e) => OutputError::Io(out.join(MARKER), e),
+        MarkerError::Damaged(why) => OutputError::Damaged(out.join(MARKER), why),
+    })
 }
 
 /// An output folder split into the folder it sits in and its own name.
@@ -250,14 +267,21 @@ pub fn check_target(out: &Path) -> Result<(), OutputError> {
 
 /// Under the lock: checks that the output at `out`, whose marker is `old`,
 /// holds nothing but what the marker lists (and the marker), the new build
-/// making `new`. A listed folder not modified since the marker was written
-/// holds only what it held then, listed paths; only the other folders are
-/// listed and looked at, each on its own job. An old marker without a list
-/// has every folder walked.
-fn check_foreign(out: &Path, old: &OldMarker, new: &List) -> Result<(), OutputError> {
+/// making `new`. Done `thoroughly` (before a swap, which moves whatever the
+/// output holds), every folder is walked, a top-level entry a job.
+/// Otherwise (to keep an output that is already the new one, where nothing
+/// moves), a listed folder not modified since the marker says it was
+/// written holds only what it held then, listed paths; only the other
+/// folders are listed and looked at, each on its own job.
+fn check_foreign(
+    out: &Path,
+    old: &OldMarker,
+    new: &List,
+    thorough: bool,
+) -> Result<(), OutputError> {
     use std::os::unix::fs::MetadataExt;
     let foreign = |k: &str| k != MARKER && !old.made.contains(k, new);
-    let Made::Listed(listed) = &old.made else {
+    let (Made::Listed(listed), Some(written), false) = (&old.made, old.written, thorough) else {
         let root = Folder::open(out).map_err(io_err(out))?;
         let tops = root.entries().map_err(io_err(out))?;
         let found = crate::par::map(&tops, |top| {
@@ -279,7 +303,7 @@ fn check_foreign(out: &Path, old: &OldMarker, new: &List) -> Result<(), OutputEr
     let found = crate::par::map(&folders, |d| {
         let path = out.join(d);
         match fs::symlink_metadata(&path) {
-            Ok(m) if m.is_dir() && (m.mtime(), m.mtime_nsec()) < old.written => return Ok(()),
+            Ok(m) if m.is_dir() && (m.mtime(), m.mtime_nsec()) < written => return Ok(()),
             // Gone, or no longer a folder: then its own folder was
             // modified, and names it.
             Ok(m) if !m.is_dir() => return Ok(()),
@@ -491,6 +515,12 @@ impl Staging {
         let lock = open_lock(&lock_path).map_err(io_err(&lock_path))?;
         lock.lock().map_err(io_err(&lock_path))?;
         staging.lock = Some(lock);
+        // A damaged marker refuses the build before anything is made. One
+        // that cannot be read now is read again at the swap.
+        let old = match read_marker(&staging.place.out) {
+            Err(e @ OutputError::Damaged(..)) => return Err(e),
+            read => read.unwrap_or(None),
+        };
         staging.warnings =
             sweep_stale_staging(&staging.place.parent, &staging.place.staging_prefix());
         let dir = make_staging(&staging.place).map_err(io_err(&staging.place.parent))?;
@@ -520,7 +550,7 @@ impl Staging {
         let progress = staging.progress.get_mut().expect("not shared yet");
         progress.marker = Some(marker);
         if root.old.is_some() {
-            staging.old = OldMarker::read(&staging.place.out).unwrap_or(None);
+            staging.old = old;
             // Room for every file the old output lists, and no more: a
             // rebuild that changes nothing notes each of them.
             let listed = match staging.old.as_ref().map(|old| &old.made) {
@@ -683,7 +713,9 @@ impl Staging {
         let marker = self.old.as_ref()?;
         match marker.made.sum(&f.path) {
             Some(had) if had != sum => None,
-            Some(_) => reuse::untouched_since(old, name, len, self.file_mode, marker.written)
+            Some(_) => marker
+                .written
+                .and_then(|at| reuse::untouched_since(old, name, len, self.file_mode, at))
                 .or_else(|| reuse::same_bytes(old, name, &f.bytes, self.file_mode)),
             None => reuse::same_bytes(old, name, &f.bytes, self.file_mode),
         }
@@ -765,18 +797,16 @@ impl Staging {
                     Some(begun) if opened == Some((now.dev(), now.ino())) => Some(begun),
                     // Not read when the build began (or not this folder):
                     // read now, and a failure fails the build.
-                    _ => OldMarker::read(out).map_err(io_err(out))?,
+                    _ => read_marker(out)?,
                 }
             }
         };
-        if let Some(old) = &old {
-            check_foreign(out, old, &progress.made)?;
-        }
         if let Some(unchanged) = progress.unchanged.take() {
-            if old
-                .as_ref()
-                .is_some_and(|old| is_already(old, &progress.made, &unchanged))
-            {
+            let already = old.as_ref().is_some_and(|old| {
+                check_foreign(out, old, &progress.made, false).is_ok()
+                    && is_already(old, &progress.made, &unchanged)
+            });
+            if already {
                 // The old output is this build's, byte for byte: it stays,
                 // and the staging folder (its marker alone) goes.
                 remove_made(&self.dir, &List::default());
@@ -786,45 +816,89 @@ impl Staging {
             let earlier = progress.stage(&self.dir)?;
             link_unchanged(&earlier, out)?;
         }
-        // The same paths sorted, with their checksums, over the list.
+        // The swap moves whatever the old output holds: every folder of it
+        // is looked at first, whatever its time says.
+        if let Some(old) = &old {
+            check_foreign(out, old, &progress.made, true)?;
+        }
+        // The same paths sorted, with their checksums and the time, over
+        // the list: the build's last change to what it lists.
         let marker = self.dir.join(MARKER);
         let file = progress.marker.as_ref().expect("made in begin");
-        std::os::unix::fs::FileExt::write_all_at(file, marker_text(&progress.made).as_bytes(), 0)
+        let mut text = marker_text(&progress.made, stamp(file).map_err(io_err(&marker))?);
+        std::os::unix::fs::FileExt::write_all_at(file, text.as_bytes(), 0)
             .map_err(io_err(&marker))?;
         match swap(&self.dir, out, &self.place).map_err(|e| OutputError::Io(out.clone(), e))? {
             None => Ok((false, Vec::new())),
             Some(old_at) => {
                 let old = old.map_or(Made::Listed(List::default()), |old| old.made);
-                let left = remove_made_by(&old_at, &old, &progress.made);
+                let left = remove_old(&old_at, &old, &progress.made, &self.place);
                 // Dropping the old names changed the inodes the new output
-                // shares with it: the marker is written again after, so
-                // the next build finds them untouched since.
-                touch(file);
+                // shares with it: the marker's time is set again after, in
+                // one write of its first lines, so the next build finds them
+                // untouched since. It only makes the next build read less,
+                // so a failure leaves the first time, which still holds.
+                if let Ok(now) = stamp(file) {
+                    let (at, part) = marker::restamp(&mut text, now);
+                    let _ = std::os::unix::fs::FileExt::write_all_at(file, part.as_bytes(), at);
+                }
                 Ok((false, left))
             }
         }
     }
 }
 
+/// Removes the old output, now at `old_at`, which its marker says holds
+/// `old`, the new build having made `new` at `place`. A path it holds that
+/// the marker does not list (only one written into the output during the
+/// build can be) is put back into the new output; if one cannot be, the
+/// folder gets a name that is not hidden, beside the output, and is never
+/// swept. Returns a warning line for what stays, if anything does.
+fn remove_old(old_at: &Path, old: &Made, new: &List, place: &Place) -> Vec<String> {
+    let mut left = remove_made_by(old_at, old, new);
+    if !left.foreign.is_empty() {
+        let stayed = put_back(old_at, &place.out, &left.foreign);
+        left = remove_made_by(old_at, old, new);
+        left.foreign.retain(|k| stayed.contains(k));
+    }
+    let mut at = old_at.to_path_buf();
+    if !left.foreign.is_empty() {
+        let name = place.name.to_string_lossy();
+        let visible = place
+            .parent
+            .join(format!("{name}.kept-{}", std::process::id()));
+        if fs::rename(old_at, &visible).is_ok() {
+            at = visible;
+        }
+    }
+    left.warning(&at).into_iter().collect()
+}
+
 /// Sets the file's times to now, by the clock the kernel stamps changes
-/// with. It only makes the next build read less, so a failure is ignored.
-fn touch(file: &fs::File) {
+/// with, and returns that time: a change made after it is stamped no
+/// earlier, and one made before it no later.
+fn stamp(file: &fs::File) -> io::Result<Time> {
+    use std::os::unix::fs::MetadataExt;
     let now = libc::timespec {
         tv_sec: 0,
         tv_nsec: libc::UTIME_NOW,
     };
     // SAFETY: `file` is open, and the two times are valid for the call.
-    unsafe { libc::futimens(file.as_raw_fd(), [now, now].as_ptr()) };
+    if unsafe { libc::futimens(file.as_raw_fd(), [now, now].as_ptr()) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let meta = file.metadata()?;
+    Ok((meta.mtime(), meta.mtime_nsec()))
 }
 
 /// Whether the old output, whose marker is `old`, is already what the
-/// build made: its marker's text is the one the build would write (the
-/// same list, with the same checksums, written the same way; and
-/// `check_foreign` found nothing else there), and each of its files is
+/// build made: its marker proves itself and lists what the build made,
+/// with the same checksums (and `check_foreign` found nothing else
+/// there), and each of its files is
 /// still the one found to hold the new bytes (`unchanged`: every file, as
 /// the build found no change).
 fn is_already(old: &OldMarker, made: &List, unchanged: &[Unchanged]) -> bool {
-    old.canonical
+    old.written.is_some()
         && matches!(&old.made, Made::Listed(list) if list == made)
         && crate::par::map(unchanged, |u| {
             let old = u.folder.old.as_ref().expect("found in the old output");
@@ -1261,23 +1335,106 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
         publish(&out, &files("one")).unwrap();
-        // Changed behind the marker's back, which then seems written after
-        // it: the build believes the marker and does not read the file.
         fs::write(out.join("a/b/c.html"), "eno").unwrap();
+        // The marker file's own time says nothing: set after the change,
+        // the change is still seen and mended.
         let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
-        let marker = fs::File::options()
-            .write(true)
-            .open(out.join(MARKER))
-            .unwrap();
-        marker.set_modified(later).unwrap();
+        let set_marker_time = |at| {
+            let marker = fs::File::options().write(true).open(out.join(MARKER));
+            marker.unwrap().set_modified(at).unwrap();
+        };
+        set_marker_time(later);
+        publish(&out, &files("one")).unwrap();
+        assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
+        // Changed behind the marker's back, which then says it was written
+        // after: the build believes the marker and does not read the file.
+        fs::write(out.join("a/b/c.html"), "eno").unwrap();
+        let restamp = |at: Time| {
+            let mut text = fs::read_to_string(out.join(MARKER)).unwrap();
+            marker::restamp(&mut text, at);
+            fs::write(out.join(MARKER), text).unwrap();
+        };
+        let secs = later
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        restamp((secs as i64, 0));
         publish(&out, &files("one")).unwrap();
         assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "eno");
         // With the marker's time as it was, the change is seen and mended.
-        marker
-            .set_modified(std::time::SystemTime::UNIX_EPOCH)
-            .unwrap();
+        restamp((0, 0));
         publish(&out, &files("one")).unwrap();
         assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
+    }
+
+    #[test]
+    fn a_damaged_marker_refuses_the_build_and_changes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        fs::write(out.join("a/mine.txt"), "mine").unwrap();
+        let text = fs::read(out.join(MARKER)).unwrap();
+        for cut in [0, 1, text.len() / 2, text.len() - 1] {
+            fs::write(out.join(MARKER), &text[..cut]).unwrap();
+            let before = names(tmp.path());
+            let e = publish(&out, &files("two")).unwrap_err();
+            assert!(matches!(e, OutputError::Damaged(..)), "{e}");
+            assert!(e.to_string().contains(MARKER), "{e}");
+            assert_eq!(names(tmp.path()), before);
+            assert_eq!(fs::read(out.join(MARKER)).unwrap(), &text[..cut]);
+            assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
+            assert_eq!(fs::read_to_string(out.join("a/mine.txt")).unwrap(), "mine");
+        }
+    }
+
+    #[test]
+    fn a_foreign_folder_older_than_the_marker_is_still_found_before_a_swap() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        fs::write(out.join("a/b/mine.txt"), "mine").unwrap();
+        // As a restore that keeps times (`rsync -a`, `cp -a`) would leave it.
+        let old = fs::File::open(out.join("a/b")).unwrap();
+        old.set_modified(std::time::SystemTime::UNIX_EPOCH).unwrap();
+        let e = publish(&out, &files("two")).unwrap_err();
+        assert!(e.to_string().contains("a/b/mine.txt"), "{e}");
+        assert_eq!(
+            fs::read_to_string(out.join("a/b/mine.txt")).unwrap(),
+            "mine"
+        );
+        assert_eq!(names(tmp.path()), [".site.lock", "site"]);
+    }
+
+    #[test]
+    fn a_file_written_into_the_output_during_the_build_is_put_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        let staging = Staging::begin(&out).unwrap();
+        staging.write(&files("two")).unwrap();
+        let old = OldMarker::read(&out).unwrap().unwrap();
+        // Written after the check, as if between it and the swap: the
+        // swap moves it with the old output, and the removal puts it back.
+        let new = staging.progress.lock().unwrap().made.clone();
+        check_foreign(&out, &old, &new, true).unwrap();
+        fs::write(out.join("a/b/mine.txt"), "mine").unwrap();
+        fs::create_dir(out.join("blog")).unwrap();
+        fs::write(out.join("blog/post.html"), "mine").unwrap();
+        let old_at = tmp.path().join("old");
+        fs::rename(&out, &old_at).unwrap();
+        fs::create_dir_all(out.join("a/b")).unwrap();
+        let left = remove_old(&old_at, &old.made, &new, &Place::new(&out).unwrap());
+        assert!(left.is_empty(), "{left:?}");
+        assert_eq!(
+            fs::read_to_string(out.join("a/b/mine.txt")).unwrap(),
+            "mine"
+        );
+        assert_eq!(
+            fs::read_to_string(out.join("blog/post.html")).unwrap(),
+            "mine"
+        );
+        assert!(!old_at.exists());
+        drop(staging);
     }
 
     #[test]
@@ -1350,9 +1507,14 @@ mod tests {
         .collect();
         let left = remove_made_by(&dir, &Made::Listed(made), &List::default());
         let mine = dir.join("a/b/mine.txt");
+        assert_eq!(left.foreign, ["a/b/mine.txt"]);
+        assert!(left.failed.is_empty(), "{:?}", left.failed);
         assert_eq!(
-            left,
-            [format!("kept {}: not made by this tool", mine.display())]
+            left.warning(&dir).unwrap(),
+            format!(
+                "kept 1 paths not made by this tool in {} (the first, a/b/mine.txt)",
+                dir.display()
+            )
         );
         assert_eq!(fs::read_to_string(&mine).unwrap(), "mine");
         assert_eq!(names(&dir), ["a"]);
@@ -1365,7 +1527,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
         fs::create_dir_all(out.join("a/old-game")).unwrap();
-        fs::write(out.join(MARKER), MARKER_TEXT).unwrap();
+        fs::write(out.join(MARKER), marker::UNLISTED_TEXT).unwrap();
         fs::write(out.join("index.html"), "old").unwrap();
         fs::write(out.join("a/old-game/1.html"), "old").unwrap();
         fs::write(out.join("CNAME"), "mine").unwrap();
@@ -1413,7 +1575,7 @@ mod tests {
         let made = made_paths(&files("x"));
         let stale = tmp.path().join(".site.building-999999-0");
         fs::create_dir_all(stale.join("a/b")).unwrap();
-        fs::write(stale.join(MARKER), marker_text(&made)).unwrap();
+        fs::write(stale.join(MARKER), marker_text(&made, (0, 0))).unwrap();
         fs::write(stale.join("a/b/c.html"), "x").unwrap();
         let foreign = tmp.path().join(".site.building-not-ours");
         fs::create_dir(&foreign).unwrap();
@@ -1423,7 +1585,7 @@ mod tests {
             .path()
             .join(format!(".site.building-{}-7", std::process::id()));
         fs::create_dir(&live).unwrap();
-        fs::write(live.join(MARKER), marker_text(&made)).unwrap();
+        fs::write(live.join(MARKER), marker_text(&made, (0, 0))).unwrap();
         // Killed before the marker was written, or while writing it.
         let empty = tmp.path().join(".site.building-999999-1");
         fs::create_dir(&empty).unwrap();

@@ -7,8 +7,49 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use super::marker::{List, MARKER, Made, OldMarker};
-use super::walk::{Entry, Folder, path_of};
+use super::marker::{List, MARKER, Made, read_staging};
+use super::walk::{Entry, Folder, open_below};
+
+/// What a removal left: each path (folders ending in `/`) that was not
+/// made by the tool, and each that could not be removed, with why.
+#[derive(Debug, Default)]
+pub(super) struct Left {
+    /// Paths the marker does not list, left as they are.
+    pub(super) foreign: Vec<String>,
+    /// Paths of the tool's own that stay, each with its error.
+    pub(super) failed: Vec<(String, io::Error)>,
+}
+
+impl Left {
+    /// Whether nothing was left.
+    pub(super) fn is_empty(&self) -> bool {
+        self.foreign.is_empty() && self.failed.is_empty()
+    }
+
+    /// One line for all of it, naming `dir`, where it is, and the count.
+    pub(super) fn warning(&self, dir: &Path) -> Option<String> {
+        let dir = dir.display();
+        let first = |k: &str| k.trim_end_matches('/').to_string();
+        match (&self.foreign[..], &self.failed[..]) {
+            ([], []) => None,
+            ([], [(k, e), ..]) => Some(format!(
+                "cannot remove {} of the old site's paths, left in {dir} \
+                 (the first, {}: {e}); the next build tries again",
+                self.failed.len(),
+                first(k)
+            )),
+            ([k, ..], _) => Some(format!(
+                "kept {} paths not made by this tool in {dir} (the first, {}){}",
+                self.foreign.len() + self.failed.len(),
+                first(k),
+                match self.failed.len() {
+                    0 => String::new(),
+                    n => format!(", {n} of them the tool's own that could not be removed"),
+                }
+            )),
+        }
+    }
+}
 
 /// The process id in a staging folder's name, if the rest of the name is
 /// `<prefix><pid>` or `<prefix><pid>-<n>` (digits only).
@@ -46,12 +87,12 @@ pub(super) fn sweep_stale_staging(parent: &Path, prefix: &str) -> Vec<String> {
         if !is_real_dir || !is_gone(pid) {
             continue;
         }
-        match OldMarker::read(&entry.path()).map(|old| old.map(|old| old.made)) {
+        match read_staging(&entry.path()) {
             // A staging folder's marker is always a list: no new paths
             // are needed to read it.
-            Ok(Some(made)) => {
-                warnings.extend(remove_made_by(&entry.path(), &made, &List::default()))
-            }
+            Ok(Some(made)) => warnings.extend(
+                remove_made_by(&entry.path(), &made, &List::default()).warning(&entry.path()),
+            ),
             // Killed between making the folder and writing all of its
             // marker: nothing else of ours can be inside yet. An empty
             // folder, or one holding only the start of our marker, goes.
@@ -85,12 +126,15 @@ pub(super) fn remove_made(dir: &Path, made: &List) {
 
 /// Deletes what `made` lists below `dir`, deepest first, without following
 /// symbolic links, then the marker and `dir` itself if nothing else is
-/// left. Returns a line for each path that stays.
+/// left. Returns what stays.
 ///
 /// Each top-level entry is one job, so that both cores work and folders
 /// apart never wait on each other's locks in the kernel.
-pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &List) -> Vec<String> {
-    let cannot_read = |e| vec![format!("cannot read {}: {e}", dir.display())];
+pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &List) -> Left {
+    let cannot_read = |e| Left {
+        failed: vec![(String::new(), e)],
+        ..Left::default()
+    };
     let root = match Folder::open(dir) {
         Ok(root) => root,
         Err(e) => return cannot_read(e),
@@ -99,11 +143,11 @@ pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &List) -> Vec<String>
         Ok(tops) => tops,
         Err(e) => return cannot_read(e),
     };
-    let mut left: Vec<String> =
-        crate::par::map(&tops, |top| remove_subtree(dir, &root, top, made, new))
-            .into_iter()
-            .flatten()
-            .collect();
+    let mut left = Left::default();
+    for part in crate::par::map(&tops, |top| remove_subtree(&root, top, made, new)) {
+        left.foreign.extend(part.foreign);
+        left.failed.extend(part.failed);
+    }
     if left.is_empty() {
         // An empty folder that was `--out` has no marker.
         let marker = match fs::remove_file(dir.join(MARKER)) {
@@ -111,16 +155,16 @@ pub(super) fn remove_made_by(dir: &Path, made: &Made, new: &List) -> Vec<String>
             _ => Ok(()),
         };
         if let Err(e) = marker.and_then(|()| fs::remove_dir(dir)) {
-            left.push(format!("cannot remove {}: {e}", dir.display()));
+            left.failed.push((String::new(), e));
         }
     }
     left
 }
 
-/// [`remove_made_by`] for `top`, an entry of `root` (the folder `dir`).
-fn remove_subtree(dir: &Path, root: &Folder, top: &Entry, made: &Made, new: &List) -> Vec<String> {
+/// [`remove_made_by`] for `top`, an entry of `root`.
+fn remove_subtree(root: &Folder, top: &Entry, made: &Made, new: &List) -> Left {
     // Both callbacks below add to it, one at a time.
-    let left = std::cell::RefCell::new(Vec::new());
+    let left = std::cell::RefCell::new(Left::default());
     let _ = root.walk::<std::convert::Infallible>(
         top,
         "",
@@ -130,25 +174,69 @@ fn remove_subtree(dir: &Path, root: &Folder, top: &Entry, made: &Made, new: &Lis
             }
             let mut left = left.borrow_mut();
             if !made.contains(k, new) {
-                left.push(format!(
-                    "kept {}: not made by this tool",
-                    path_of(dir, k).display()
-                ));
+                left.foreign.push(k.to_string());
                 return Ok(());
             }
             match folder.remove(entry) {
                 Ok(()) => {}
                 // A folder that still holds a leftover was named already.
                 Err(_) if entry.is_dir() && !left.is_empty() => {}
-                Err(e) => left.push(format!("cannot remove {}: {e}", path_of(dir, k).display())),
+                Err(e) => left.failed.push((k.to_string(), e)),
             }
             Ok(())
         },
-        &mut |_, e| {
-            left.borrow_mut()
-                .push(format!("cannot read {}: {e}", dir.display()));
+        &mut |k, e| {
+            left.borrow_mut().failed.push((k.to_string(), e));
             Ok(())
         },
     );
     left.into_inner()
+}
+
+/// Puts back into the new output at `out` each of `foreign`, paths the old
+/// output at `old` held though its marker did not list them (only a file a
+/// user wrote into the output during the build, after the check for
+/// foreign files, can be one): each goes to the same path in the new
+/// output, where that path is free and its folder there. Returns those
+/// that could not go back. Nothing is replaced, and no symbolic link on
+/// either side is followed.
+pub(super) fn put_back(old: &Path, out: &Path, foreign: &[String]) -> Vec<String> {
+    use std::os::fd::AsRawFd;
+    let mut keys: Vec<&str> = foreign.iter().map(String::as_str).collect();
+    // Outermost first: a folder put back takes what is inside it along.
+    keys.sort_unstable();
+    let mut stayed = Vec::new();
+    let mut moved: Option<&str> = None;
+    for k in keys {
+        if moved.is_some_and(|m| k.starts_with(m)) {
+            continue;
+        }
+        let (folder, name) = k.trim_end_matches('/').rsplit_once('/').unwrap_or(("", k));
+        let name = name.trim_end_matches('/');
+        let put = || -> io::Result<()> {
+            let from = open_below(old, folder)?;
+            let to = open_below(out, folder)?;
+            let name = std::ffi::CString::new(name)?;
+            // SAFETY: both folders are open and `name` is NUL-terminated.
+            let rc = unsafe {
+                libc::renameat2(
+                    from.as_raw_fd(),
+                    name.as_ptr(),
+                    to.as_raw_fd(),
+                    name.as_ptr(),
+                    libc::RENAME_NOREPLACE,
+                )
+            };
+            if rc == 0 {
+                Ok(())
+            } else {
+                Err(io::Error::last_os_error())
+            }
+        };
+        match put() {
+            Ok(()) => moved = Some(k),
+            Err(_) => stayed.push(k.to_string()),
+        }
+    }
+    stayed
 }

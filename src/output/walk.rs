@@ -63,6 +63,16 @@ pub(super) fn open_folder_in(parent: &OwnedFd, name: &CStr) -> io::Result<OwnedF
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
+/// Opens the folder `rel` (`/`-separated, `""` for `root` itself) below
+/// `root`, one name a step; fails if any step is a symbolic link.
+pub(super) fn open_below(root: &Path, rel: &str) -> io::Result<OwnedFd> {
+    let mut folder = open_folder(root)?;
+    for name in rel.split('/').filter(|n| !n.is_empty()) {
+        folder = open_folder_in(&folder, &CString::new(name)?)?;
+    }
+    Ok(folder)
+}
+
 impl Folder {
     /// Opens the folder at `path`; fails if it is a symbolic link.
     pub(super) fn open(path: &Path) -> io::Result<Folder> {

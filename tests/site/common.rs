@@ -221,3 +221,14 @@ pub fn anchor(board: Board) -> String {
 pub fn sq(i: usize) -> Square {
     Square::new(i).unwrap()
 }
+
+/// A built file's bytes; of the marker, only its list, as the time the
+/// build wrote the site, and the check over it, differ from build to build.
+pub fn contents(p: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(p).unwrap();
+    if p.file_name() != Some(std::ffi::OsStr::new(tictactoe_book::output::MARKER)) {
+        return bytes;
+    }
+    let text = String::from_utf8(bytes).unwrap();
+    text.split_once("\nmade:\n").unwrap().1.as_bytes().to_vec()
+}

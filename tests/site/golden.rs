@@ -17,19 +17,19 @@ use sha2::{Digest, Sha256};
 use tictactoe_book::opponent::Level;
 use tictactoe_book::site;
 
-use crate::common::{built, options, walk};
+use crate::common::{built, contents, options, walk};
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The pins of the site at `root`.
+/// The pins of the site at `root`: of each file, and of its marker's list.
 fn pins(root: &Path) -> String {
     let mut files: Vec<(String, String)> = walk(root)
         .into_iter()
         .map(|p| {
             let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-            (rel, hex(&Sha256::digest(std::fs::read(&p).unwrap())))
+            (rel, hex(&Sha256::digest(contents(&p))))
         })
         .collect();
     files.sort();

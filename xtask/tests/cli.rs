@@ -227,7 +227,8 @@ fn a_rebuild_touches_nothing_unless_something_changed() {
     assert_ne!(tree(&out), files);
 }
 
-/// Every file below `dir` with its bytes, sorted by path.
+/// Every file below `dir` with its bytes, sorted by path; of the marker,
+/// only its list, as its time and check differ from build to build.
 fn tree(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     walkdir::WalkDir::new(dir)
         .sort_by_file_name()
@@ -236,7 +237,11 @@ fn tree(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
         .filter(|e| e.file_type().is_file())
         .map(|e| {
             let rel = e.path().strip_prefix(dir).unwrap().to_path_buf();
-            (rel, std::fs::read(e.path()).unwrap())
+            let bytes = std::fs::read(e.path()).unwrap();
+            match listed(&bytes) {
+                Some(list) if rel == Path::new(".tictactoe-book") => (rel, list.to_vec()),
+                _ => (rel, bytes),
+            }
         })
         .collect()
 }
@@ -603,8 +608,9 @@ fn twenty_builds_at_once_each_succeed_whole() {
         .filter(|(p, _)| p.extension().is_some_and(|e| e == "html"))
         .count();
     let one_game = files.iter().any(|(p, _)| p.starts_with("vs-computer/2"));
-    let marker = std::fs::read_to_string(out.join(".tictactoe-book")).unwrap();
-    let listed = marker.lines().filter(|l| !l.ends_with('/')).count() - 2;
+    let marker = std::fs::read(out.join(".tictactoe-book")).unwrap();
+    let list = String::from_utf8(listed(&marker).unwrap().to_vec()).unwrap();
+    let listed = list.lines().filter(|l| !l.ends_with('/')).count();
     assert_eq!(
         listed,
         files.len() - 1,
@@ -941,4 +947,176 @@ fn tree_writes_the_scored_tree_and_refuses_bad_roots() {
         assert!(err.contains("--from") || err.contains("--depth"), "{err}");
         assert!(out.stdout.is_empty());
     }
+}
+
+/// The list in a marker's text: what follows its `made:` line.
+fn listed(marker: &[u8]) -> Option<&[u8]> {
+    let at = marker.windows(7).position(|w| w == b"\nmade:\n")?;
+    Some(&marker[at + 7..])
+}
+
+/// A default one-game site in `tmp/site`, with the path of its marker.
+fn site_with_marker(tmp: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let out = tmp.join("site");
+    succeeds(&["build-site", "--games", "1", "--out", out.to_str().unwrap()]);
+    let marker = out.join(".tictactoe-book");
+    (out, marker)
+}
+
+/// Rebuilds `out` (one game, with `seed`), which must refuse with one line
+/// naming the damaged marker and leave everything beside `out` as it was.
+fn refuses_for_its_marker(out: &Path, seed: &str) {
+    let parent = out.parent().unwrap();
+    let before = (names(parent), snapshot(out));
+    let args = ["build-site", "--games", "1", "--seed", seed];
+    let run = xtask(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+    let err = one_error_line(&run);
+    assert!(
+        err.contains(".tictactoe-book is damaged") && err.contains("move the folder aside"),
+        "{err}"
+    );
+    assert_eq!((names(parent), snapshot(out)), before, "nothing changed");
+}
+
+#[test]
+fn an_emptied_marker_refuses_the_build_and_keeps_every_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, marker) = site_with_marker(tmp.path());
+    std::fs::write(out.join("two-player/KEEP"), "mine").unwrap();
+    std::fs::write(&marker, "").unwrap();
+    refuses_for_its_marker(&out, "1");
+    assert!(out.join("two-player/KEEP").is_file());
+}
+
+#[test]
+fn a_marker_cut_short_refuses_the_build_and_leaves_no_hidden_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, marker) = site_with_marker(tmp.path());
+    let text = std::fs::read(&marker).unwrap();
+    std::fs::write(&marker, &text[..text.len() / 2]).unwrap();
+    refuses_for_its_marker(&out, "1");
+    assert_eq!(names(tmp.path()), [".site.lock", "site"]);
+}
+
+#[test]
+fn a_touched_marker_neither_moves_a_users_file_nor_keeps_an_edit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, marker) = site_with_marker(tmp.path());
+    let touch = || {
+        assert!(
+            Command::new("touch")
+                .arg(&marker)
+                .status()
+                .unwrap()
+                .success()
+        )
+    };
+    // A file of the user's, then the marker touched: refused, by name.
+    let keep = out.join("two-player/KEEP");
+    std::fs::write(&keep, "mine").unwrap();
+    touch();
+    let args = ["build-site", "--games", "1", "--seed", "2"];
+    let err = one_error_line(&xtask(
+        &[&args[..], &["--out", out.to_str().unwrap()]].concat(),
+    ));
+    assert!(
+        err.contains("two-player/KEEP") && err.contains("not made by this tool"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "mine");
+    assert_eq!(names(tmp.path()), [".site.lock", "site"]);
+    std::fs::remove_file(&keep).unwrap();
+    // A page edited, then the marker touched: the edit is found and mended.
+    let page = out.join("two-player/0.html");
+    let built = std::fs::read(&page).unwrap();
+    std::fs::write(&page, built.to_ascii_uppercase()).unwrap();
+    touch();
+    succeeds(&["build-site", "--games", "1", "--out", out.to_str().unwrap()]);
+    assert_eq!(std::fs::read(&page).unwrap(), built);
+}
+
+#[test]
+fn a_marker_cut_or_changed_anywhere_refuses_the_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, marker) = site_with_marker(tmp.path());
+    let text = std::fs::read(&marker).unwrap();
+    // xorshift64, seeded: the same cuts and changes on every run.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % below as u64) as usize
+    };
+    for round in 0..16 {
+        let damaged = if round % 2 == 0 {
+            text[..next(text.len())].to_vec()
+        } else {
+            let mut lines: Vec<Vec<u8>> = text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+            let at = next(lines.len() - 1);
+            let line = &mut lines[at];
+            match next(3) {
+                0 if !line.is_empty() => {
+                    let i = next(line.len());
+                    line[i] = if line[i] == b'0' { b'1' } else { b'0' };
+                }
+                1 => line.push(b'x'),
+                _ => *line = format!("two-player/KEEP-{round}").into_bytes(),
+            }
+            lines.join(&b'\n')
+        };
+        std::fs::write(&marker, &damaged).unwrap();
+        refuses_for_its_marker(&out, if round % 4 < 2 { "1" } else { "2" });
+    }
+}
+
+#[test]
+fn an_older_versions_marker_is_still_taken() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, marker) = site_with_marker(tmp.path());
+    // What the first version wrote: it replaced the whole folder.
+    std::fs::write(
+        &marker,
+        "Made by tictactoe-book: `cargo xtask build-site` may replace this folder.\n",
+    )
+    .unwrap();
+    std::fs::write(out.join("CNAME"), "mine").unwrap();
+    let err = one_error_line(&xtask(&[
+        "build-site",
+        "--games",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert!(
+        err.contains("CNAME") && err.contains("not made by this tool"),
+        "{err}"
+    );
+    std::fs::remove_file(out.join("CNAME")).unwrap();
+    succeeds(&["build-site", "--games", "2", "--out", out.to_str().unwrap()]);
+    assert!(out.join("vs-computer/2").is_dir());
+    let text = std::fs::read_to_string(&marker).unwrap();
+    assert!(
+        text.contains("\ncheck: ") && text.contains("\nwritten: "),
+        "rewritten as now"
+    );
+    // What the versions after it wrote: the list, without a check.
+    let list = text.split_once("made:\n").unwrap().1;
+    let older = format!(
+        "Made by tictactoe-book: `cargo xtask build-site` may delete the paths listed below, \
+         and nothing else, when it replaces this folder.\nmade:\n{list}"
+    );
+    std::fs::write(&marker, older).unwrap();
+    std::fs::write(out.join("two-player/KEEP"), "mine").unwrap();
+    let err = one_error_line(&xtask(&[
+        "build-site",
+        "--games",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert!(err.contains("two-player/KEEP"), "{err}");
+    std::fs::remove_file(out.join("two-player/KEEP")).unwrap();
+    succeeds(&["build-site", "--games", "1", "--out", out.to_str().unwrap()]);
+    assert_eq!(names(tmp.path()), [".site.lock", "site"]);
 }
