@@ -14,7 +14,7 @@ pub const FONT: &str = "DejaVuSans.ttf";
 
 /// The files the build needs from `static/` besides the square images:
 /// the stylesheet, the favicon, the books' cover and the PDFs' font.
-pub const OTHERS: [&str; 4] = ["s.css", "favicon.svg", "cover.gif", FONT];
+pub const OTHERS: [&str; 5] = ["s.css", "favicon.svg", "cover.gif", "thumb.gif", FONT];
 
 /// Whether the build uses `name` itself: one of the cell `images` (`.svg`
 /// for the web, `.gif` for the books; redraw them with `cargo xtask

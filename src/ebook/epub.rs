@@ -32,10 +32,13 @@ const MODIFIED: &str = "2009-03-14T00:00:00Z";
 /// reader sizes to the page; elsewhere the body's height is `auto` and it
 /// does nothing), and `flow-root` keeps the first paragraph's margin
 /// inside it, so that a screen is never a little taller than its page.
+///
+/// Only what kindlegen keeps: it drops `max-width` (W28001), so a cell is
+/// `min(30%,160px)` wide, after a plain `30%` for readers without `min()`.
 const CSS: &str = "body{margin:0;text-align:center}\
 body>div{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid;min-height:100%;display:flow-root}\
 p{text-indent:0;margin:.3em 0}\
-img{width:30%;max-width:160px;height:auto;border:0}\
+img{width:30%;width:min(30%,160px);height:auto;border:0}\
 h1{font-size:1.4em}";
 
 fn escape(s: &str) -> String {
@@ -48,7 +51,7 @@ fn xhtml(title: &str, body: &str) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" \
 xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><meta charset=\"utf-8\"/>\
-<title>{}</title><link rel=\"stylesheet\" href=\"book.css\"/></head><body>{body}</body></html>",
+<title>{}</title><link rel=\"stylesheet\" type=\"text/css\" href=\"book.css\"/></head><body>{body}</body></html>",
         escape(title)
     )
 }
@@ -116,8 +119,15 @@ fn board_file(chunk: usize) -> String {
     format!("b{:03}.xhtml", chunk + 1)
 }
 
+/// The opening page: the cover's picture (which also keeps KindleUnpack
+/// from making a cover page of its own of a Kindle build of the book), the
+/// title, the words and the contents.
 fn front(book: &Edition, layout: &Layout) -> String {
-    let mut body = format!("<section id=\"contents\"><h1>{}</h1>", escape(&book.title));
+    let mut body = format!(
+        "<section id=\"contents\"><p><img src=\"{}.png\" alt=\"\"/></p><h1>{}</h1>",
+        super::COVER,
+        escape(&book.title)
+    );
     for p in intro(book) {
         body += &format!("<p>{}</p>", escape(p));
     }
@@ -251,7 +261,8 @@ unique-identifier=\"id\" xml:lang=\"en\"><metadata xmlns:dc=\"http://purl.org/dc
 <dc:identifier id=\"id\">urn:tictactoe-book:{slug}</dc:identifier><dc:title>{title}</dc:title>\
 <dc:creator>{AUTHOR}</dc:creator><dc:language>en</dc:language>\
 <meta property=\"dcterms:modified\">{MODIFIED}</meta></metadata>\
-<manifest>{manifest}</manifest><spine>{spine}</spine></package>",
+<manifest>{manifest}</manifest><spine>{spine}</spine>\
+<guide><reference type=\"text\" title=\"Start\" href=\"front.xhtml\"/></guide></package>",
         slug = book.book_stem(),
         title = escape(&book.title),
     )

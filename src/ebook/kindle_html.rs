@@ -1,8 +1,11 @@
-//! The Kindle-ready single HTML file: the whole book in one page, with
-//! hex-named anchors and `<mbp:pagebreak>` between boards, for people who
-//! convert with calibre or Kindle Previewer. Images sit beside it.
+//! The Kindle source edition: the whole book as one HTML page, with
+//! hex-named anchors and a CSS page break before each board, and an OPF
+//! package beside it that names the cover, the start and the contents, for
+//! people who convert with kindlegen, Kindle Previewer or calibre. Images
+//! sit beside both.
 //!
-//! Invariant: every `href="#..."` names an `id` in the same file.
+//! Invariants: every `href="#..."` names an `id` in the same file; kindlegen
+//! builds the package with no warning (`tests/site/kindlegen.rs`).
 
 use maud::{DOCTYPE, Markup, PreEscaped, Render, html};
 
@@ -81,8 +84,12 @@ pub fn write(book: &Edition) -> Vec<u8> {
                 meta charset="utf-8";
                 title { (&book.title) }
                 // No first-line indent (calibre and Kindle indent a <p>),
-                // so the rows of a board line up.
-                style { "p{text-indent:0}" }
+                // so the rows of a board line up; each board on a page of
+                // its own. kindlegen takes no `</mbp:pagebreak>`, and a
+                // browser would nest the rest of the book in an unclosed
+                // `<mbp:pagebreak/>`, so the break is CSS, which kindlegen
+                // and calibre turn into their own.
+                style { "p{text-indent:0}.b{page-break-before:always}" }
             }
             body {
                 div id=(Target::Contents.anchor()) {
@@ -91,11 +98,7 @@ pub fn write(book: &Edition) -> Vec<u8> {
                     @for (line, target) in &book.contents { p { a href=(Href(*target)) { (line) } } }
                 }
                 @for b in &book.screens {
-                    // Closed explicitly: an HTML parser takes `<mbp:pagebreak/>`
-                    // as an open element and nests the rest of the book in it,
-                    // five thousand levels deep, which browsers choke on.
-                    (PreEscaped("<mbp:pagebreak></mbp:pagebreak>"))
-                    p id=(Id(b.target)) {
+                    p.b id=(Id(b.target)) {
                         (grid(book.images, b))
                         @for line in caption(b) { br; (line) }
                         @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
@@ -106,4 +109,33 @@ pub fn write(book: &Edition) -> Vec<u8> {
     };
     // Not minified: maud writes no spare whitespace.
     page.0.into_bytes()
+}
+
+/// The OPF package beside the book's HTML (its name is the HTML's with
+/// `.opf` for `.html`): the HTML, its images and the cover, the start of
+/// reading and the contents, which is all kindlegen asks of a book.
+pub fn opf(book: &Edition) -> Vec<u8> {
+    let stem = book.book_stem();
+    let mut manifest = format!(
+        "<item id=\"text\" href=\"{stem}-kindle.html\" media-type=\"application/xhtml+xml\"/>"
+    );
+    for name in book.used_images().into_iter().chain([super::COVER]) {
+        manifest +=
+            &format!("<item id=\"i-{name}\" href=\"{name}.gif\" media-type=\"image/gif\"/>");
+    }
+    let mut title = String::new();
+    escape(&mut title, &book.title);
+    let start = format!("{stem}-kindle.html#{}", Target::Contents.anchor());
+    format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<package xmlns=\"http://www.idpf.org/2007/opf\" \
+version=\"2.0\" unique-identifier=\"id\"><metadata xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\
+<dc:identifier id=\"id\">urn:tictactoe-book:{stem}</dc:identifier><dc:title>{title}</dc:title>\
+<dc:creator>{author}</dc:creator><dc:language>en</dc:language><meta name=\"cover\" content=\"i-{cover}\"/>\
+</metadata><manifest>{manifest}</manifest><spine><itemref idref=\"text\"/></spine><guide>\
+<reference type=\"toc\" title=\"Contents\" href=\"{start}\"/>\
+<reference type=\"text\" title=\"Start\" href=\"{start}\"/></guide></package>\n",
+        author = super::AUTHOR,
+        cover = super::COVER,
+    )
+    .into_bytes()
 }

@@ -11,7 +11,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{AUTHOR, COVER, caption, intro};
+use super::{AUTHOR, COVER, THUMB, caption, intro};
 use super::{huffcdic, palmdoc};
 use crate::markup::{Grid, escape, write_grid};
 use crate::screen::{CellView, Edition, Target};
@@ -229,6 +229,8 @@ pub struct Metadata<'a> {
     pub start_reading: u32,
     /// Index of the cover among the images (EXTH 201).
     pub cover: u32,
+    /// Index of the cover's thumbnail among the images (EXTH 202).
+    pub thumb: Option<u32>,
 }
 
 /// How many bytes at the start of `next` complete a UTF-8 character that
@@ -351,6 +353,9 @@ fn exth(meta: &Metadata) -> Vec<u8> {
         (201, meta.cover.to_be_bytes().to_vec()),
         (203, 0u32.to_be_bytes().to_vec()),
     ];
+    if let Some(thumb) = meta.thumb {
+        recs.push((202, thumb.to_be_bytes().to_vec()));
+    }
     recs.sort_by_key(|r| r.0);
     let mut body = Vec::new();
     for (kind, data) in &recs {
@@ -521,6 +526,7 @@ pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
         author: AUTHOR,
         start_reading: start as u32,
         cover: names.iter().position(|n| *n == COVER).expect("a cover") as u32,
+        thumb: names.iter().position(|n| *n == THUMB).map(|i| i as u32),
     };
     container(&text, &bytes, &meta)
 }
@@ -586,6 +592,7 @@ mod tests {
             author: "Someone",
             start_reading: 7,
             cover: 1,
+            thumb: Some(2),
         }
     }
 
@@ -707,7 +714,7 @@ mod tests {
     fn exth_is_padded_and_counted() {
         let e = exth(&meta());
         assert_eq!(e.len() % 4, 0);
-        assert_eq!(u32_at(&e, 8), 7);
+        assert_eq!(u32_at(&e, 8), 8);
         let len = u32_at(&e, 4) as usize;
         assert!(len <= e.len() && e.len() - len < 4);
     }

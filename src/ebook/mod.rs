@@ -26,6 +26,10 @@ pub const AUTHOR: &str = "tictactoe-book";
 /// The cover image's name; it comes after the square images.
 pub const COVER: &str = "cover";
 
+/// The cover as a thumbnail (240x320), which a MOBI names beside the cover
+/// (EXTH 202), as kindlegen writes one: a Kindle's library shows it.
+pub const THUMB: &str = "thumb";
+
 /// The paragraphs of a book's opening page, before its contents: the
 /// game's rules, then what the edition is.
 pub fn intro(edition: &Edition) -> [&'static str; 2] {
@@ -54,14 +58,17 @@ pub type Writer = fn(&Edition, &Assets) -> Vec<u8>;
 /// Every book format: the file name's ending, its size budget, and its
 /// writer. The print format comes last: the print-only editions have it
 /// alone ([`Edition::print_only`]).
-pub const FORMATS: [(&str, Budget, Writer); 4] = [
+pub const FORMATS: [(&str, Budget, Writer); 5] = [
     (".mobi", Budget::Mobi, |e, assets| {
-        mobi::write(e, &images(e, assets))
+        let mut images = images(e, assets);
+        images.push((THUMB, assets.get(&format!("{THUMB}.gif"))));
+        mobi::write(e, &images)
     }),
     (".epub", Budget::Epub, |e, assets| {
         epub::write(e, &images(e, assets))
     }),
     ("-kindle.html", Budget::None, |e, _| kindle_html::write(e)),
+    ("-kindle.opf", Budget::None, |e, _| kindle_html::opf(e)),
     (".pdf", Budget::Pdf, |e, assets| {
         pdf::write(e, &pdf::Drawing::new(e, assets))
     }),
@@ -71,7 +78,7 @@ pub const FORMATS: [(&str, Budget, Writer); 4] = [
 /// alone.
 pub fn formats(edition: &Edition) -> &'static [(&'static str, Budget, Writer)] {
     if edition.print_only {
-        &FORMATS[3..]
+        &FORMATS[FORMATS.len() - 1..]
     } else {
         &FORMATS
     }

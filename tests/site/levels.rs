@@ -27,7 +27,7 @@ fn settings(level: Level) -> Settings {
 }
 
 /// A site built with `--level` for each level, once.
-fn level_sites() -> &'static [(Level, PathBuf)] {
+pub fn level_sites() -> &'static [(Level, PathBuf)] {
     static SITES: OnceLock<(tempfile::TempDir, Vec<(Level, PathBuf)>)> = OnceLock::new();
     let (_, sites) = SITES.get_or_init(|| {
         let tmp = tempfile::tempdir().unwrap();

@@ -10,6 +10,7 @@ mod failures;
 mod golden;
 mod hanoi;
 mod huff_readers;
+mod kindlegen;
 mod levels;
 mod pdf;
 mod tools;

@@ -1,6 +1,8 @@
 //! `cargo xtask bench`: times the build against a bare C program writing
 //! the same files, and reports bytes per page and per book.
 
+mod kindlegen;
+
 use std::path::Path;
 use std::time::Instant;
 
@@ -499,6 +501,7 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
         bench_two_player(&dir, &assets, runs)?;
         bench_whole_site(&dir, args, &assets, 7)?;
         bench_scaling(&dir, args, 3)?;
+        kindlegen::bench(&dir.join("kindlegen"), &options, &assets)?;
     }
     bench_levels(args, &assets);
     let mut times = Vec::new();

@@ -302,5 +302,8 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
         write_gif(&dir.join(format!("{name}.gif")), SIDE, height, &pixels)?;
     }
     let (height, cover) = rasterize(&cover_svg(&mark), 600, &options)?;
-    write_gif(&dir.join("cover.gif"), 600, height, &cover)
+    write_gif(&dir.join("cover.gif"), 600, height, &cover)?;
+    // The MOBI's thumbnail of it (EXTH 202), as kindlegen makes one.
+    let (height, thumb) = rasterize(&cover_svg(&mark), 240, &options)?;
+    write_gif(&dir.join("thumb.gif"), 240, height, &thumb)
 }
