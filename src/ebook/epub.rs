@@ -124,7 +124,7 @@ fn board_file(chunk: usize) -> String {
 /// title, the words and the contents.
 fn front(book: &Edition, layout: &Layout) -> String {
     let mut body = format!(
-        "<section id=\"contents\"><p><img src=\"{}.png\" alt=\"\"/></p><h1>{}</h1>",
+        "<section id=\"contents\"><p><img class=\"cover\" src=\"{}.png\" alt=\"\"/></p><h1>{}</h1>",
         super::COVER,
         escape(&book.title)
     );

@@ -31,6 +31,9 @@ pub(super) const LIST_HEADER: &str = "made:\n";
 const CHECK: &str = "check: ";
 const WRITTEN: &str = "written: ";
 const PATHS: &str = "paths: ";
+/// The most bytes a marker is read to: far more than any build lists
+/// (about 6 MB at `--games 256`).
+const MAX_LEN: u64 = 64 << 20;
 /// What the first version wrote, before the marker listed what was made.
 pub(super) const UNLISTED_TEXT: &str =
     "Made by tictactoe-book: `cargo xtask build-site` may replace this folder.\n";
@@ -96,7 +99,7 @@ fn read_text(dir: &Path) -> io::Result<Option<String>> {
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(dir.join(MARKER));
-    let mut file = match file {
+    let file = match file {
         Ok(file) => file,
         // Not there, or a symbolic link (`O_NOFOLLOW`).
         Err(e) if matches!(e.raw_os_error(), Some(libc::ENOENT | libc::ELOOP)) => {
@@ -104,13 +107,15 @@ fn read_text(dir: &Path) -> io::Result<Option<String>> {
         }
         Err(e) => return Err(e),
     };
-    if !file.metadata()?.is_file() {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
         return Ok(None);
     }
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
+    // Of a file put in the marker's place, no more than a marker can be.
+    let mut bytes = Vec::with_capacity(meta.len().min(MAX_LEN) as usize);
+    file.take(MAX_LEN + 1).read_to_end(&mut bytes)?;
     // Not UTF-8 is damage like any other: the parse below refuses it.
-    Ok(Some(String::from_utf8(bytes).unwrap_or_default()))
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// A marker's text, read: this version's, proven by its check, or exactly
@@ -118,6 +123,9 @@ fn read_text(dir: &Path) -> io::Result<Option<String>> {
 fn parse(text: &str) -> Result<OldMarker, &'static str> {
     if text.is_empty() {
         return Err("it is empty");
+    }
+    if text.len() as u64 > MAX_LEN {
+        return Err("it is larger than any marker this tool writes");
     }
     if text == UNLISTED_TEXT {
         let made = Made::Unlisted;
@@ -390,6 +398,11 @@ mod tests {
             assert!(parse(&text[..cut]).is_err(), "cut at {cut}");
         }
         assert_eq!(parse("").err(), Some("it is empty"));
+        let huge = "x".repeat(MAX_LEN as usize + 1);
+        assert_eq!(
+            parse(&huge).err(),
+            Some("it is larger than any marker this tool writes")
+        );
         for (from, to) in [
             ("c.html", "d.html"),
             ("00ab", "00ac"),

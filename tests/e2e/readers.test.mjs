@@ -232,6 +232,8 @@ async function screen(p) {
     const out = { boards: {}, cells: [], text: '', loaded: true };
     for (const { doc, frame, section } of window.shown()) {
       for (const img of doc.querySelectorAll('img')) {
+        // The opening page's picture of the cover is no board.
+        if (img.classList.contains('cover')) continue;
         const r = img.getBoundingClientRect();
         const x = frame.left + r.left, y = frame.top + r.top;
         const visible = x + r.width > 0 && x < innerWidth && y + r.height > 0 && y < innerHeight;

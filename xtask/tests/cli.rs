@@ -1080,19 +1080,18 @@ fn an_older_versions_marker_is_still_taken() {
         "Made by tictactoe-book: `cargo xtask build-site` may replace this folder.\n",
     )
     .unwrap();
-    std::fs::write(out.join("CNAME"), "mine").unwrap();
-    let err = one_error_line(&xtask(&[
-        "build-site",
-        "--games",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]));
-    assert!(
-        err.contains("CNAME") && err.contains("not made by this tool"),
-        "{err}"
-    );
-    std::fs::remove_file(out.join("CNAME")).unwrap();
+    // A file of the user's is refused by name, and kept.
+    let refused = |extra: &str| {
+        std::fs::write(out.join(extra), "mine").unwrap();
+        let args = ["build-site", "--games", "1", "--out", out.to_str().unwrap()];
+        let err = one_error_line(&xtask(&args));
+        assert!(
+            err.contains(extra) && err.contains("not made by this tool"),
+            "{err}"
+        );
+        std::fs::remove_file(out.join(extra)).unwrap();
+    };
+    refused("CNAME");
     succeeds(&["build-site", "--games", "2", "--out", out.to_str().unwrap()]);
     assert!(out.join("vs-computer/2").is_dir());
     let text = std::fs::read_to_string(&marker).unwrap();
@@ -1107,16 +1106,7 @@ fn an_older_versions_marker_is_still_taken() {
          and nothing else, when it replaces this folder.\nmade:\n{list}"
     );
     std::fs::write(&marker, older).unwrap();
-    std::fs::write(out.join("two-player/KEEP"), "mine").unwrap();
-    let err = one_error_line(&xtask(&[
-        "build-site",
-        "--games",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]));
-    assert!(err.contains("two-player/KEEP"), "{err}");
-    std::fs::remove_file(out.join("two-player/KEEP")).unwrap();
+    refused("two-player/KEEP");
     succeeds(&["build-site", "--games", "1", "--out", out.to_str().unwrap()]);
     assert_eq!(names(tmp.path()), [".site.lock", "site"]);
 }
