@@ -1061,21 +1061,8 @@ fn exchange(a: &Path, b: &Path) -> io::Result<()> {
     use std::os::unix::ffi::OsStrExt;
     let ca = CString::new(a.as_os_str().as_bytes())?;
     let cb = CString::new(b.as_os_str().as_bytes())?;
-    // SAFETY: both are valid NUL-terminated paths that outlive the call.
-    let rc = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            ca.as_ptr(),
-            libc::AT_FDCWD,
-            cb.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    let at = libc::AT_FDCWD;
+    walk::rename_at((at, &ca), (at, &cb), libc::RENAME_EXCHANGE)
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -8,7 +8,7 @@ use std::io;
 use std::path::Path;
 
 use super::marker::{List, MARKER, Made, read_staging};
-use super::walk::{Entry, Folder, open_below};
+use super::walk::{Entry, Folder, open_below, rename_at};
 
 /// What a removal left: each path (folders ending in `/`) that was not
 /// made by the tool, and each that could not be removed, with why.
@@ -217,21 +217,8 @@ pub(super) fn put_back(old: &Path, out: &Path, foreign: &[String]) -> Vec<String
             let from = open_below(old, folder)?;
             let to = open_below(out, folder)?;
             let name = std::ffi::CString::new(name)?;
-            // SAFETY: both folders are open and `name` is NUL-terminated.
-            let rc = unsafe {
-                libc::renameat2(
-                    from.as_raw_fd(),
-                    name.as_ptr(),
-                    to.as_raw_fd(),
-                    name.as_ptr(),
-                    libc::RENAME_NOREPLACE,
-                )
-            };
-            if rc == 0 {
-                Ok(())
-            } else {
-                Err(io::Error::last_os_error())
-            }
+            let (from, to) = ((from.as_raw_fd(), &*name), (to.as_raw_fd(), &*name));
+            rename_at(from, to, libc::RENAME_NOREPLACE)
         };
         match put() {
             Ok(()) => moved = Some(k),

@@ -63,6 +63,19 @@ pub(super) fn open_folder_in(parent: &OwnedFd, name: &CStr) -> io::Result<OwnedF
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
+/// Renames `from` in the folder `from_dir` to `to` in `to_dir` (either may
+/// be `AT_FDCWD`, for a path), with `renameat2`'s `flags`.
+pub(super) fn rename_at(
+    (from_dir, from): (libc::c_int, &CStr),
+    (to_dir, to): (libc::c_int, &CStr),
+    flags: libc::c_uint,
+) -> io::Result<()> {
+    // SAFETY: both names are NUL-terminated and outlive the call; each
+    // folder is open or `AT_FDCWD`.
+    check(unsafe { libc::renameat2(from_dir, from.as_ptr(), to_dir, to.as_ptr(), flags) })
+        .map(|_| ())
+}
+
 /// Opens the folder `rel` (`/`-separated, `""` for `root` itself) below
 /// `root`, one name a step; fails if any step is a symbolic link.
 pub(super) fn open_below(root: &Path, rel: &str) -> io::Result<OwnedFd> {
