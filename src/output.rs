@@ -1499,7 +1499,7 @@ mod tests {
         assert_eq!(
             left.warning(&dir).unwrap(),
             format!(
-                "kept 1 paths not made by this tool in {} (the first, a/b/mine.txt)",
+                "kept 1 path not made by this tool in {} (the first, a/b/mine.txt)",
                 dir.display()
             )
         );

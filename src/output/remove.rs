@@ -29,18 +29,23 @@ impl Left {
     /// One line for all of it, naming `dir`, where it is, and the count.
     pub(super) fn warning(&self, dir: &Path) -> Option<String> {
         let dir = dir.display();
-        let first = |k: &str| k.trim_end_matches('/').to_string();
+        // An empty key is the leftover folder itself.
+        let first = |k: &str| match k.trim_end_matches('/') {
+            "" => "the folder itself".to_string(),
+            k => k.to_string(),
+        };
+        let paths = |n: usize| format!("{n} path{}", if n == 1 { "" } else { "s" });
         match (&self.foreign[..], &self.failed[..]) {
             ([], []) => None,
             ([], [(k, e), ..]) => Some(format!(
-                "cannot remove {} of the old site's paths, left in {dir} \
+                "cannot remove {} of the old site, left in {dir} \
                  (the first, {}: {e}); the next build tries again",
-                self.failed.len(),
+                paths(self.failed.len()),
                 first(k)
             )),
             ([k, ..], _) => Some(format!(
-                "kept {} paths not made by this tool in {dir} (the first, {}){}",
-                self.foreign.len() + self.failed.len(),
+                "kept {} not made by this tool in {dir} (the first, {}){}",
+                paths(self.foreign.len() + self.failed.len()),
                 first(k),
                 match self.failed.len() {
                     0 => String::new(),
@@ -226,4 +231,42 @@ pub(super) fn put_back(old: &Path, out: &Path, foreign: &[String]) -> Vec<String
         }
     }
     stayed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_warning_counts_in_words_and_names_the_folder_itself() {
+        let dir = Path::new("site.old");
+        let denied = || io::Error::from(io::ErrorKind::PermissionDenied);
+        let one = Left {
+            foreign: vec!["a/b.txt".into()],
+            failed: vec![],
+        };
+        let line = one.warning(dir).unwrap();
+        assert!(line.starts_with("kept 1 path not made"), "{line}");
+        assert!(line.contains("(the first, a/b.txt)"), "{line}");
+        let itself = Left {
+            foreign: vec![],
+            failed: vec![(String::new(), denied())],
+        };
+        let line = itself.warning(dir).unwrap();
+        assert!(
+            line.starts_with("cannot remove 1 path of the old site"),
+            "{line}"
+        );
+        assert!(line.contains("(the first, the folder itself: "), "{line}");
+        let two = Left {
+            foreign: vec![],
+            failed: vec![("x/".into(), denied()), ("y".into(), denied())],
+        };
+        let line = two.warning(dir).unwrap();
+        assert!(
+            line.contains("2 paths") && line.contains("the first, x:"),
+            "{line}"
+        );
+        assert!(Left::default().warning(dir).is_none());
+    }
 }
