@@ -19,7 +19,7 @@ use crate::screen::{CellView, Edition, Screen, Target};
 pub const MAX_FILE_BYTES: usize = 250_000;
 
 /// The package's last-modified date, fixed so that builds are identical.
-const MODIFIED: &str = "2009-03-14T00:00:00Z";
+pub(super) const MODIFIED: &str = "2009-03-14T00:00:00Z";
 
 /// One screen a page: each starts a new page and is kept whole, its cells
 /// scaled to the page (three to a row), and no paragraph is indented, so
@@ -35,7 +35,7 @@ const MODIFIED: &str = "2009-03-14T00:00:00Z";
 ///
 /// Only what kindlegen keeps: it drops `max-width` (W28001), so a cell is
 /// `min(30%,160px)` wide, after a plain `30%` for readers without `min()`.
-const CSS: &str = "body{margin:0;text-align:center}\
+pub(super) const CSS: &str = "body{margin:0;text-align:center}\
 body>div{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid;min-height:100%;display:flow-root}\
 p{text-indent:0;margin:.3em 0}\
 img{width:30%;width:min(30%,160px);height:auto;border:0}\
@@ -48,28 +48,36 @@ fn escape(s: &str) -> String {
 }
 
 fn xhtml(title: &str, body: &str) -> String {
+    page(title, "book.css", "", body)
+}
+
+/// A content document: `title`, the stylesheet at `css`, and `body` in a
+/// `<body>` with `body_attrs` (each with a space before it).
+pub(super) fn page(title: &str, css: &str, body_attrs: &str, body: &str) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" \
 xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><meta charset=\"utf-8\"/>\
-<title>{}</title><link rel=\"stylesheet\" type=\"text/css\" href=\"book.css\"/></head><body>{body}</body></html>",
+<title>{}</title><link rel=\"stylesheet\" type=\"text/css\" href=\"{css}\"/></head><body{body_attrs}>{body}</body></html>",
         escape(title)
     )
 }
 
 /// The content files of a book: the opening page, then the boards, packed
 /// in book order into files of at most [`MAX_FILE_BYTES`].
-struct Layout {
+pub(super) struct Layout {
     files: FxHashMap<Target, String>,
-    chunks: Vec<std::ops::Range<usize>>,
+    /// The screens of each file of boards.
+    pub(super) chunks: Vec<std::ops::Range<usize>>,
 }
 
 impl Layout {
-    fn new(book: &Edition) -> Layout {
+    pub(super) fn new(book: &Edition) -> Layout {
         let mut files = FxHashMap::default();
         files.insert(Target::Contents, "front.xhtml".to_string());
         let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
         let mut bytes = 0;
         let mut scratch = String::new();
+        let srcs = srcs(book, ".png");
         // Sized as if every link went to another file: an upper bound.
         let far = |out: &mut String, t: Target| {
             out.push_str(&board_file(0));
@@ -78,7 +86,7 @@ impl Layout {
         };
         for (i, b) in book.screens.iter().enumerate() {
             scratch.clear();
-            board(&mut scratch, book.images, b, &far);
+            board(&mut scratch, &srcs, b, &far);
             let size = scratch.len();
             match chunks.last_mut() {
                 Some(c) if bytes + size <= MAX_FILE_BYTES => {
@@ -123,9 +131,22 @@ fn board_file(chunk: usize) -> String {
 /// from making a cover page of its own of a Kindle build of the book), the
 /// title, the words and the contents.
 fn front(book: &Edition, layout: &Layout) -> String {
+    let cover = format!("{}.png", super::COVER);
+    let body = front_body(book, &cover, &|out: &mut String, t| {
+        layout.href_onto(out, "front.xhtml", t)
+    });
+    xhtml(&book.title, &body)
+}
+
+/// The opening page's body, the cover at `cover`; `href` writes a link's
+/// address.
+pub(super) fn front_body(
+    book: &Edition,
+    cover: &str,
+    href: &impl Fn(&mut String, Target),
+) -> String {
     let mut body = format!(
-        "<section id=\"contents\"><p><img class=\"cover\" src=\"{}.png\" alt=\"\"/></p><h1>{}</h1>",
-        super::COVER,
+        "<section id=\"contents\"><p><img class=\"cover\" src=\"{cover}\" alt=\"\"/></p><h1>{}</h1>",
         escape(&book.title)
     );
     for p in intro(book) {
@@ -133,20 +154,26 @@ fn front(book: &Edition, layout: &Layout) -> String {
     }
     body += "<ul>";
     for (line, target) in &book.contents {
-        body += &format!(
-            "<li><a href=\"{}\">{}</a></li>",
-            layout.href("front.xhtml", *target),
-            escape(line)
-        );
+        body += "<li><a href=\"";
+        href(&mut body, *target);
+        body += "\">";
+        escape_onto(&mut body, line);
+        body += "</a></li>";
     }
     body += "</ul></section>";
-    xhtml(&book.title, &body)
+    body
 }
 
-/// A screen's grid in XHTML: rows split by line breaks, PNG images.
+/// Each of the edition's images' `src`: its name and `ending`.
+fn srcs(book: &Edition, ending: &str) -> Vec<String> {
+    book.images.iter().map(|n| format!("{n}{ending}")).collect()
+}
+
+/// A screen's grid in XHTML: rows split by line breaks, each image at its
+/// `src` (by the edition's image index).
 struct EpubGrid<'a, H> {
     out: &'a mut String,
-    images: &'a [&'static str],
+    srcs: &'a [String],
     href: &'a H,
 }
 
@@ -167,8 +194,8 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
         self.out.push_str("<img alt=\"");
         escape_onto(self.out, &cell.label);
         self.out.push_str("\" src=\"");
-        self.out.push_str(self.images[cell.image]);
-        self.out.push_str(".png\"/>");
+        self.out.push_str(&self.srcs[cell.image]);
+        self.out.push_str("\"/>");
     }
 
     fn end_link(&mut self) {
@@ -177,17 +204,18 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
 }
 
 /// One screen onto `out`: its cells in rows, then its caption and, once
-/// the game is over, its links. `href` writes a link's address.
-fn board(
+/// the game is over, its links. `srcs` are the images' addresses, and
+/// `href` writes a link's.
+pub(super) fn board(
     out: &mut String,
-    images: &[&'static str],
+    srcs: &[String],
     b: &Screen,
     href: &impl Fn(&mut String, Target),
 ) {
     out.push_str("<div id=\"");
     b.target.push_anchor(out);
     out.push_str("\"><p>");
-    write_grid(b, &mut EpubGrid { out, images, href });
+    write_grid(b, &mut EpubGrid { out, srcs, href });
     out.push_str("</p><p>");
     for (i, line) in caption(b).enumerate() {
         if i > 0 {
@@ -208,8 +236,9 @@ fn board(
 fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
     let file = board_file(chunk);
     let mut body = String::with_capacity(MAX_FILE_BYTES);
+    let srcs = srcs(book, ".png");
     for b in &book.screens[layout.chunks[chunk].clone()] {
-        board(&mut body, book.images, b, &|out: &mut String, t| {
+        board(&mut body, &srcs, b, &|out: &mut String, t| {
             layout.href_onto(out, &file, t)
         });
     }

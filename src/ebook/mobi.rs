@@ -1,9 +1,17 @@
-//! MOBI 6 ("KF7"), the one format every Kindle opens, written with no
-//! outside converter: a PalmDB of record 0 (PalmDOC, MOBI and EXTH
-//! headers), 4,096-byte text records compressed with PalmDOC or HUFF/CDIC
-//! (whichever is smaller), GIF image records,
-//! and FLIS, FCIS and EOF records. Layout after calibre's MOBI 6 writer and
-//! the MobileRead wiki (see `shared/notes/ebook-formats.md`).
+//! MOBI, written with no outside converter, as kindlegen writes it: a
+//! combined file of two parts sharing the images.
+//! - MOBI 6 ("KF7"), the one format every Kindle opens: record 0 (PalmDOC,
+//!   MOBI and EXTH headers), 4,096-byte text records compressed with
+//!   PalmDOC or HUFF/CDIC (whichever is smaller), GIF image records, FLIS
+//!   and FCIS.
+//! - A `BOUNDARY` record, which EXTH 121 names the record after.
+//! - Kindle Format 8 ([`super::kf8`]), which every Kindle since 2011 and
+//!   every Kindle app reads instead: its own record 0, text records, the
+//!   fragment, skeleton, guide and NCX indexes, FDST, FLIS and FCIS.
+//! - The EOF record.
+//!
+//! Layout after calibre's MOBI writers, the MobileRead wiki and kindlegen's
+//! output (see `shared/notes/ebook-formats.md`).
 //!
 //! Invariant: the output is a pure function of the book and the images (no
 //! clock, no random id), and every `filepos` holds the byte offset of the
@@ -12,7 +20,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{AUTHOR, COVER, THUMB, caption, intro};
-use super::{huffcdic, palmdoc};
+use super::{huffcdic, kf8, palmdoc};
 use crate::markup::{Grid, escape, write_grid};
 use crate::screen::{CellView, Edition, Target};
 
@@ -157,17 +165,14 @@ fn layout(book: &Edition, images: &[&str], digits: usize) -> (Text, usize) {
     };
     // Each cell image's tag, made once: `recindex` counts from 1. A Kindle
     // shows the image at its own size (160 pixels: a row of three fits its
-    // 600-pixel screen) and ignores the `style` attribute, as MOBI 6
-    // readers ignore CSS; a reader built on a browser (foliate-js,
-    // calibre's viewer) takes it, and so fits a row to a narrow screen.
-    // It costs about 1.4 bytes a tag after compression (the two-player
-    // MOBI grows from 139 to 208 KB).
+    // 600-pixel screen), as MOBI 6 readers ignore CSS. Readers built on a
+    // browser read the KF8 part, where CSS fits a row to the screen.
     let recindex: Vec<Option<String>> = book
         .images
         .iter()
         .map(|name| {
             let i = images.iter().position(|n| n == name)?;
-            Some(format!("<img recindex={} style=\"width:30%\">", i + 1))
+            Some(format!("<img recindex={}>", i + 1))
         })
         .collect();
     t.push("<html><head><guide><reference type=\"text\" title=\"Start\" ");
@@ -231,6 +236,10 @@ pub struct Metadata<'a> {
     pub cover: u32,
     /// Index of the cover's thumbnail among the images (EXTH 202).
     pub thumb: Option<u32>,
+    /// In a combined file, the count of resources the KF8 part shares, the
+    /// images and the RESC record (EXTH 125; the cover is then also named
+    /// as KF8 names it, EXTH 129).
+    pub shared: Option<u32>,
 }
 
 /// How many bytes at the start of `next` complete a UTF-8 character that
@@ -343,7 +352,9 @@ fn fcis(text_length: u32) -> Vec<u8> {
 
 const EOF: [u8; 4] = [0xe9, 0x8e, 0x0d, 0x0a];
 
-fn exth(meta: &Metadata) -> Vec<u8> {
+/// The EXTH header; `boundary` (EXTH 121) is the KF8 part's record 0, for
+/// the MOBI 6 part of a combined file.
+fn exth(meta: &Metadata, boundary: Option<u32>) -> Vec<u8> {
     let mut recs: Vec<(u32, Vec<u8>)> = vec![
         (100, meta.author.as_bytes().to_vec()),
         (503, meta.title.as_bytes().to_vec()),
@@ -355,6 +366,15 @@ fn exth(meta: &Metadata) -> Vec<u8> {
     ];
     if let Some(thumb) = meta.thumb {
         recs.push((202, thumb.to_be_bytes().to_vec()));
+    }
+    if let Some(k) = boundary {
+        recs.push((121, k.to_be_bytes().to_vec()));
+    }
+    if let Some(n) = meta.shared {
+        recs.push((125, n.to_be_bytes().to_vec()));
+        let cover = kf8::embed(meta.cover as usize);
+        let cover = cover.split('?').next().unwrap_or_default();
+        recs.push((129, cover.as_bytes().to_vec()));
     }
     recs.sort_by_key(|r| r.0);
     let mut body = Vec::new();
@@ -379,78 +399,100 @@ fn unique_id(title: &str) -> u32 {
     })
 }
 
-/// Where the records after the text sit.
-struct Layout {
+/// NULL, for an index or record a part does not have.
+const NULL: u32 = 0xffff_ffff;
+
+/// A part's record 0 fields that say where its other records sit, counted
+/// from that record 0.
+struct Header {
+    /// 6 for MOBI 6, 8 for KF8.
+    version: u32,
     compression: Compression,
+    text_length: usize,
     text_records: usize,
     huff_records: usize,
-    images: usize,
+    first_image: usize,
+    /// MOBI 6: the last record of text and images; KF8: the FDST record.
+    last_content_or_fdst: usize,
+    flis: usize,
+    fcis: usize,
+    /// The NCX, fragment, skeleton and guide indexes (KF8 only).
+    indexes: [u32; 4],
+    boundary: Option<u32>,
 }
 
-/// Record 0: PalmDOC header, MOBI header (232 bytes), EXTH, full name.
-fn record0(meta: &Metadata, text_length: usize, layout: &Layout) -> Vec<u8> {
-    let Layout {
-        compression,
-        text_records,
-        huff_records,
-        images,
-    } = *layout;
-    let first_huff = text_records + 1;
-    let first_image = first_huff + huff_records;
-    let last_content = first_image + images - 1;
-    let flis = last_content + 1;
-    let fcis = flis + 1;
-    let exth = exth(meta);
+/// The MOBI header's length: kindlegen's, with room for the KF8 indexes.
+const MOBI_HEADER: usize = 0x108;
+
+/// Record 0: PalmDOC header, MOBI header (264 bytes), EXTH, full name.
+fn record0(meta: &Metadata, h: &Header) -> Vec<u8> {
+    let first_huff = h.text_records + 1;
+    let exth = exth(meta, h.boundary);
     let be16 = |v: usize| (v as u16).to_be_bytes();
     let be32 = |v: u32| v.to_be_bytes();
     let mut r = Vec::new();
     // PalmDOC header.
-    r.extend_from_slice(&be16(compression.id() as usize));
+    r.extend_from_slice(&be16(h.compression.id() as usize));
     r.extend_from_slice(&be16(0));
-    r.extend_from_slice(&be32(text_length as u32));
-    r.extend_from_slice(&be16(text_records));
+    r.extend_from_slice(&be32(h.text_length as u32));
+    r.extend_from_slice(&be16(h.text_records));
     r.extend_from_slice(&be16(RECORD_SIZE));
     r.extend_from_slice(&be16(0)); // no encryption
     r.extend_from_slice(&be16(0));
     // MOBI header, from 0x10.
     r.extend_from_slice(b"MOBI");
-    for v in [0xe8, 2, 65001, unique_id(meta.title), 6] {
+    for v in [
+        MOBI_HEADER as u32,
+        2,
+        65001,
+        unique_id(meta.title),
+        h.version,
+    ] {
         r.extend_from_slice(&be32(v)); // length, book, UTF-8, id, version
     }
     r.extend(std::iter::repeat_n(0xff, 40)); // 0x28..0x50: no indexes
     r.extend_from_slice(&be32(first_huff as u32)); // 0x50 first non-text
-    r.extend_from_slice(&be32((16 + 0xe8 + exth.len()) as u32)); // 0x54 name offset
+    r.extend_from_slice(&be32((16 + MOBI_HEADER + exth.len()) as u32)); // 0x54 name offset
     r.extend_from_slice(&be32(meta.title.len() as u32)); // 0x58 name length
     r.extend_from_slice(&be32(9)); // 0x5c English
     r.extend_from_slice(&[0; 8]); // 0x60 input and output language
-    r.extend_from_slice(&be32(6)); // 0x68 minimum reader version
-    r.extend_from_slice(&be32(first_image as u32)); // 0x6c first image
-    if huff_records > 0 {
+    r.extend_from_slice(&be32(h.version)); // 0x68 minimum reader version
+    r.extend_from_slice(&be32(h.first_image as u32)); // 0x6c first image
+    if h.huff_records > 0 {
         r.extend_from_slice(&be32(first_huff as u32)); // 0x70 HUFF, then CDICs
-        r.extend_from_slice(&be32(huff_records as u32)); // 0x74 their count
+        r.extend_from_slice(&be32(h.huff_records as u32)); // 0x74 their count
     } else {
         r.extend_from_slice(&[0; 8]); // 0x70 no HUFF/CDIC
     }
     r.extend_from_slice(&[0; 8]); // 0x78 no DATP
     r.extend_from_slice(&be32(0x50)); // 0x80 EXTH present
     r.extend_from_slice(&[0; 32]); // 0x84
-    for v in [0xffff_ffff, 0xffff_ffff, 0, 0] {
+    for v in [NULL, NULL, 0, 0] {
         r.extend_from_slice(&be32(v)); // 0xa4 no DRM
     }
     r.extend_from_slice(&[0; 12]); // 0xb4
-    r.extend_from_slice(&be16(1)); // 0xc0 first content record
-    r.extend_from_slice(&be16(last_content)); // 0xc2 last content record
-    r.extend_from_slice(&be32(1)); // 0xc4
-    for v in [fcis as u32, 1, flis as u32, 1] {
+    if h.version == 6 {
+        r.extend_from_slice(&be16(1)); // 0xc0 first content record
+        r.extend_from_slice(&be16(h.last_content_or_fdst)); // 0xc2 last content record
+        r.extend_from_slice(&be32(1)); // 0xc4
+    } else {
+        r.extend_from_slice(&be32(h.last_content_or_fdst as u32)); // 0xc0 FDST
+        r.extend_from_slice(&be32(2)); // 0xc4 flows
+    }
+    for v in [h.fcis as u32, 1, h.flis as u32, 1] {
         r.extend_from_slice(&be32(v)); // 0xc8 FCIS, 0xd0 FLIS
     }
     r.extend_from_slice(&[0; 8]); // 0xd8
-    for v in [0xffff_ffff, 0, 0xffff_ffff, 0xffff_ffff] {
-        r.extend_from_slice(&be32(v)); // 0xe0
+    for v in [NULL, 0, NULL, NULL] {
+        r.extend_from_slice(&be32(v)); // 0xe0 no SRCS
     }
     r.extend_from_slice(&be32(1)); // 0xf0 extra data: multibyte overlap
-    r.extend_from_slice(&be32(0xffff_ffff)); // 0xf4 no NCX index
-    debug_assert_eq!(r.len(), 16 + 0xe8);
+    let [ncx, fragment, skeleton, guide] = h.indexes;
+    // 0xf4 NCX, fragment, skeleton, DATP (none) and guide indexes, 0x108.
+    for v in [ncx, fragment, skeleton, NULL, guide, NULL, 0, NULL, 0] {
+        r.extend_from_slice(&be32(v));
+    }
+    debug_assert_eq!(r.len(), 16 + MOBI_HEADER);
     r.extend_from_slice(&exth);
     r.extend_from_slice(meta.title.as_bytes());
     // At least two zero bytes after the name, then pad to a multiple of 4.
@@ -473,22 +515,86 @@ fn palm_name(title: &str) -> [u8; 32] {
     name
 }
 
-/// A whole MOBI file from its text, image files and metadata.
-pub fn container(text: &[u8], images: &[&[u8]], meta: &Metadata) -> Vec<u8> {
+/// A whole MOBI file from its MOBI 6 text, image files and metadata,
+/// with a KF8 part after them if `kf8` is given (whose metadata is the
+/// same but for where reading starts).
+pub fn container(
+    text: &[u8],
+    images: &[&[u8]],
+    meta: &Metadata,
+    kf8: Option<&kf8::Part>,
+) -> Vec<u8> {
     let (compression, texts, huff) = text_records(text);
-    let layout = Layout {
+    let mut head = Header {
+        version: 6,
         compression,
+        text_length: text.len(),
         text_records: texts.len(),
         huff_records: huff.len(),
-        images: images.len(),
+        first_image: 1 + texts.len() + huff.len(),
+        last_content_or_fdst: texts.len() + huff.len() + images.len(),
+        flis: 1 + texts.len() + huff.len() + images.len(),
+        fcis: 2 + texts.len() + huff.len() + images.len(),
+        indexes: [NULL; 4],
+        boundary: None,
     };
-    let mut records = vec![record0(meta, text.len(), &layout)];
+    let mut records = vec![Vec::new()];
     records.extend(texts);
     records.extend(huff);
     records.extend(images.iter().map(|i| i.to_vec()));
+    if let Some(part) = kf8 {
+        // After the images, as kindlegen puts it: a resource of its own.
+        records.push(part.resc());
+        head.last_content_or_fdst += 1;
+        head.flis += 1;
+        head.fcis += 1;
+    }
     records.push(FLIS.to_vec());
     records.push(fcis(text.len() as u32));
+    if let Some(part) = kf8 {
+        records.push(b"BOUNDARY".to_vec());
+        let k = records.len();
+        head.boundary = Some(k as u32);
+        let (compression, texts, huff) = text_records(&part.text);
+        let mut h = Header {
+            version: 8,
+            compression,
+            text_length: part.flow0,
+            text_records: texts.len(),
+            huff_records: huff.len(),
+            ..head
+        };
+        h.boundary = None;
+        records.push(Vec::new());
+        records.extend(texts);
+        records.extend(huff);
+        let mut add = |index: Vec<Vec<u8>>| {
+            let at = (records.len() - k) as u32;
+            records.extend(index);
+            at
+        };
+        let fragment = add(part.fragment_index());
+        let skeleton = add(part.skeleton_index());
+        let guide = add(part.guide_index());
+        let ncx = add(part.ncx_index());
+        h.indexes = [ncx, fragment, skeleton, guide];
+        // kindlegen names the FDST as the first image: the images are the
+        // MOBI 6 part's, and none follow.
+        h.last_content_or_fdst = records.len() - k;
+        h.first_image = h.last_content_or_fdst;
+        records.push(part.fdst());
+        h.flis = records.len() - k;
+        records.push(FLIS.to_vec());
+        h.fcis = records.len() - k;
+        records.push(fcis(part.flow0 as u32));
+        let kf8_meta = Metadata {
+            start_reading: part.reading_starts() as u32,
+            ..meta.clone()
+        };
+        records[k] = record0(&kf8_meta, &h);
+    }
     records.push(EOF.to_vec());
+    records[0] = record0(meta, &head);
 
     let n = records.len();
     let mut out = Vec::new();
@@ -516,19 +622,22 @@ pub fn container(text: &[u8], images: &[&[u8]], meta: &Metadata) -> Vec<u8> {
     out
 }
 
-/// The book as a MOBI file, with `images` (name and GIF) in record order.
+/// The book as a combined MOBI 6 and KF8 file, with `images` (name and
+/// GIF) in record order.
 pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
     let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
     let bytes: Vec<&[u8]> = images.iter().map(|(_, b)| *b).collect();
     let (text, start) = markup(book, &names);
+    let part = kf8::part(book, &names);
     let meta = Metadata {
         title: &book.title,
         author: AUTHOR,
         start_reading: start as u32,
         cover: names.iter().position(|n| *n == COVER).expect("a cover") as u32,
         thumb: names.iter().position(|n| *n == THUMB).map(|i| i as u32),
+        shared: Some(names.len() as u32 + 1), // and the RESC record
     };
-    container(&text, &bytes, &meta)
+    container(&text, &bytes, &meta, Some(&part))
 }
 
 /// A reader for what [`container`] writes: the records, and the text put
@@ -593,6 +702,7 @@ mod tests {
             start_reading: 7,
             cover: 1,
             thumb: Some(2),
+            shared: None,
         }
     }
 
@@ -606,7 +716,7 @@ mod tests {
             long.extend_from_slice(format!("<p><a filepos={:07}>go</a></p>", i * 7919).as_bytes());
         }
         for (text, compression) in [(short, 2), (long, 17480)] {
-            let file = container(&text, &[b"GIF89a-one", b"GIF89a-two"], &meta());
+            let file = container(&text, &[b"GIF89a-one", b"GIF89a-two"], &meta(), None);
             assert_eq!(&file[60..68], b"BOOKMOBI");
             let recs = records(&file);
             let texts = text.len().div_ceil(RECORD_SIZE);
@@ -626,7 +736,7 @@ mod tests {
             assert_eq!(usize::from(u16::from_be_bytes([r0[8], r0[9]])), texts);
             assert_eq!(u16::from_be_bytes([r0[10], r0[11]]), 4096);
             assert_eq!(&r0[0x10..0x14], b"MOBI");
-            assert_eq!(u32_at(r0, 0x14), 0xe8);
+            assert_eq!(u32_at(r0, 0x14), 0x108);
             assert_eq!(u32_at(r0, 0x1c), 65001);
             assert_eq!(u32_at(r0, 0x24), 6);
             assert_eq!(u32_at(r0, 0x50) as usize, texts + 1);
@@ -647,7 +757,7 @@ mod tests {
                 &r0[name_at..name_at + u32_at(r0, 0x58) as usize],
                 b"A Test Book"
             );
-            assert_eq!(&r0[0xf8..0xfc], b"EXTH");
+            assert_eq!(&r0[0x118..0x11c], b"EXTH");
             assert_eq!(recs[first_image], b"GIF89a-one");
             assert_eq!(&recs[first_image + 2][..4], b"FLIS");
             assert_eq!(&recs[first_image + 3][..4], b"FCIS");
@@ -673,7 +783,7 @@ mod tests {
                 &first[first.len() - 1 - extra..first.len() - 1],
                 &ch.as_bytes()[ch.len() - extra..]
             );
-            let file = container(text.as_bytes(), &[], &meta());
+            let file = container(text.as_bytes(), &[], &meta(), None);
             assert_eq!(super::read::text(&file), text.as_bytes());
         }
     }
@@ -712,7 +822,7 @@ mod tests {
 
     #[test]
     fn exth_is_padded_and_counted() {
-        let e = exth(&meta());
+        let e = exth(&meta(), None);
         assert_eq!(e.len() % 4, 0);
         assert_eq!(u32_at(&e, 8), 8);
         let len = u32_at(&e, 4) as usize;

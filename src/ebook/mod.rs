@@ -8,6 +8,8 @@
 pub mod deflate;
 pub mod epub;
 pub mod huffcdic;
+pub mod indx;
+pub mod kf8;
 pub mod kindle_html;
 pub mod mobi;
 pub mod palmdoc;

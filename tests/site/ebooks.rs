@@ -357,43 +357,53 @@ pub fn calibre_converts_cells(mobi: &Path, boards: usize, cells: usize) {
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
+    // calibre reads the KF8 part: each board a <div> with its id, split
+    // into files of its own.
     let mut zip = zip::ZipArchive::new(std::fs::File::open(&out).unwrap()).unwrap();
-    let (mut breaks, mut imgs) = (0, 0);
-    let (mut css, mut board_classes) = (String::new(), BTreeSet::new());
+    let mut pages = BTreeMap::new();
     for i in 0..zip.len() {
         let mut f = zip.by_index(i).unwrap();
-        let mut s = String::new();
         if f.name().ends_with(".html") {
+            let mut s = String::new();
             f.read_to_string(&mut s).unwrap();
-            breaks += s.matches("class=\"mbp_pagebreak\"").count();
-            imgs += s.matches("<img").count();
-            // The element that holds a board's squares, after each break.
-            for piece in s.split("<div class=\"mbp_pagebreak\"></div>").skip(1) {
-                let class = piece
-                    .split_once("class=\"")
-                    .map(|(_, c)| c.split('"').next().unwrap());
-                board_classes.insert(class.unwrap_or_default().to_string());
-            }
-        } else if f.name().ends_with(".css") {
-            f.read_to_string(&mut s).unwrap();
-            css += &s;
+            let file = f.name().rsplit('/').next().unwrap().to_string();
+            pages.insert(file, s);
         }
     }
-    assert_eq!(breaks, boards, "{name}: boards after conversion");
-    assert_eq!(imgs, cells * boards, "{name}: cells after conversion");
-    // calibre indents paragraphs by 1.5em; a board's first row must not be.
-    for class in &board_classes {
-        let rule = css
-            .split(&format!(".{class} {{"))
-            .nth(1)
-            .map(|r| r.split('}').next().unwrap())
-            .unwrap_or_default();
-        assert!(
-            !rule.contains("text-indent: 1") && !rule.contains("text-indent: 2"),
-            "{name}: boards ({class}) are indented: {rule}"
-        );
+    let count = |pat: &str| {
+        pages
+            .values()
+            .map(|p| p.matches(pat).count())
+            .sum::<usize>()
+    };
+    let boards_found = pages
+        .values()
+        .flat_map(|p| p.split("<div ").skip(1))
+        .filter(|d| d.split('>').next().unwrap().contains(" id=\"") || d.starts_with("id=\""))
+        .count();
+    assert_eq!(boards_found, boards, "{name}: boards after conversion");
+    // Every square, and the cover on the opening page.
+    assert_eq!(
+        count("<img"),
+        cells * boards + 1,
+        "{name}: cells after conversion"
+    );
+    let mut links = 0;
+    for (file, page) in &pages {
+        for (at, _) in page.match_indices("<a href=\"") {
+            let href = page[at + 9..].split('"').next().unwrap();
+            let Some((to, id)) = href.split_once('#') else {
+                continue;
+            };
+            let to = if to.is_empty() { file.as_str() } else { to };
+            assert!(
+                pages[to].contains(&format!(" id=\"{id}\"")),
+                "{name}: {file} links to {href}, which is not there"
+            );
+            links += 1;
+        }
     }
-    assert!(!board_classes.is_empty());
+    assert!(links > boards, "{name}: {links} links");
 }
 
 #[test]
@@ -417,8 +427,10 @@ fn calibre_converts_the_vs_computer_mobi() {
     calibre_converts(&book(&format!("{VS}.mobi")), book_screens(VS));
 }
 
-/// KindleUnpack unpacks the book; every filepos lands on a board; every
-/// board is reachable; the images decode (tests/tools/check_mobi.py).
+/// KindleUnpack unpacks both parts of the book (tests/tools/check_mobi.py):
+/// in the MOBI 6 part every filepos lands on a board, every board is
+/// reachable and the images decode; the KF8 part holds every board and
+/// square, each link lands on its board, and it passes epubcheck.
 pub fn kindleunpack_reads(mobi: &Path, boards: usize) {
     kindleunpack_reads_cells(mobi, boards, 9);
 }
@@ -432,6 +444,8 @@ pub fn kindleunpack_reads_cells(mobi: &Path, boards: usize, cells: usize) {
         return;
     }
     let script = repo().join("tests/tools/check_mobi.py");
+    let tmp = tempfile::tempdir().unwrap();
+    let kf8 = tmp.path().join("kf8.epub");
     let o = run(
         "python3",
         &[
@@ -439,11 +453,16 @@ pub fn kindleunpack_reads_cells(mobi: &Path, boards: usize, cells: usize) {
             mobi.to_str().unwrap(),
             &boards.to_string(),
             &cells.to_string(),
+            kf8.to_str().unwrap(),
         ],
     );
     let t = text(&o);
     assert!(o.status.success(), "{t}");
     assert!(t.contains(&format!("{boards} boards reachable")), "{t}");
+    // The EPUB KindleUnpack makes of the KF8 part is a valid EPUB.
+    if have("epubcheck", epubcheck_available()) {
+        epubcheck_passes(&kf8);
+    }
 }
 
 #[test]
@@ -540,5 +559,48 @@ fn mobitool_reads_every_mobi_without_a_warning() {
         }
         let images = text.matches("<img src=\"resource").count();
         assert_eq!(images, cells * boards, "{name}: every cell's image");
+        mobitool_reads_kf8(name, boards, cells);
+    }
+}
+
+/// libmobi reads the KF8 part (its default for a combined file) with no
+/// warning, and rebuilds its pages: every board a `<div>` with its id,
+/// every square an image, and every link to a page and an id there.
+fn mobitool_reads_kf8(name: &str, boards: usize, cells: usize) {
+    let (tmp, o) = crate::tools::mobitool("-s", &book(&format!("{name}.mobi")));
+    let out = crate::tools::text(&o);
+    assert!(
+        o.stderr.is_empty() && !out.to_lowercase().contains("warning"),
+        "{name}: {out}"
+    );
+    let dir = tmp.path().join(format!("{name}_markup"));
+    let mut pages = BTreeMap::new();
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let file = e.file_name().into_string().unwrap();
+        if file.starts_with("part") {
+            pages.insert(file, std::fs::read_to_string(e.path()).unwrap());
+        }
+    }
+    let count = |pat: &str| {
+        pages
+            .values()
+            .map(|p| p.matches(pat).count())
+            .sum::<usize>()
+    };
+    assert_eq!(count("<div id=\""), boards, "{name}: KF8 boards");
+    assert_eq!(count("<img alt=\""), cells * boards, "{name}: KF8 squares");
+    for (file, page) in &pages {
+        for (at, _) in page.match_indices("<a href=\"") {
+            let href = page[at + 9..].split('"').next().unwrap();
+            let (to, id) = href.split_once('#').unwrap_or((href, ""));
+            let to = if to.is_empty() { file.as_str() } else { to };
+            let target = pages
+                .get(to)
+                .unwrap_or_else(|| panic!("{name}: {file} links to {href}"));
+            assert!(
+                id.is_empty() || target.contains(&format!(" id=\"{id}\"")),
+                "{name}: {file} links to {href}, which is not there"
+            );
+        }
     }
 }

@@ -51,11 +51,11 @@ pub fn text(o: &Output) -> String {
     )
 }
 
-/// The MOBI `book` as libmobi's `mobitool -s` rebuilds its source: the
-/// folder holding it (delete it by dropping), the HTML text, and mobitool's
-/// output.
+/// The MOBI 6 part of `book` as libmobi's `mobitool -7s` rebuilds its
+/// source: the folder holding it (delete it by dropping), the HTML text,
+/// and mobitool's output.
 pub fn mobitool_source(book: &Path) -> (tempfile::TempDir, String, Output) {
-    let (tmp, o) = mobitool("-s", book);
+    let (tmp, o) = mobitool("-7s", book);
     let stem = book.file_stem().unwrap().to_str().unwrap();
     let html = tmp.path().join(format!("{stem}_markup/part00000.html"));
     let source = std::fs::read_to_string(html).unwrap();

@@ -11,6 +11,7 @@ summary line; exits non-zero with the reason on failure.
 import os
 import re
 import shutil
+import zipfile
 import sys
 
 import mobi
@@ -26,13 +27,45 @@ def fail(msg):
 BOARD = "<div>"
 
 
+def check_kf8(epub, boards, cells):
+    """The KF8 part as KindleUnpack unpacks it: every board a <div> with an
+    id, every square an image, and every link lands on an id of its file."""
+    with zipfile.ZipFile(epub) as z:
+        pages = {n.rsplit("/", 1)[-1]: z.read(n).decode("utf-8")
+                 for n in z.namelist() if n.startswith("OEBPS/Text/")}
+    ids = {name: set(re.findall(r'<[a-z0-9]+ id="([^"]+)"', page)) for name, page in pages.items()}
+    divs = sum(len(re.findall(r'<div id="', page)) for page in pages.values())
+    if divs != boards:
+        fail("KF8: %d boards, expected %d" % (divs, boards))
+    imgs = sum(len(re.findall(r'<img alt="', page)) for page in pages.values())
+    if imgs != cells * boards:
+        fail("KF8: %d squares, expected %d" % (imgs, cells * boards))
+    links = 0
+    for name, page in pages.items():
+        for file, anchor in re.findall(r'<a href="([^"#]*)#([^"]+)"', page):
+            if anchor not in ids.get(file or name, ()):
+                fail("KF8: %s links to %s#%s, which is not there" % (name, file, anchor))
+            links += 1
+    if links < boards:
+        fail("KF8: only %d links" % links)
+
+
 def main():
     path, boards = sys.argv[1], int(sys.argv[2])
     cells = int(sys.argv[3]) if len(sys.argv) > 3 else 9
-    tempdir, html_path = mobi.extract(path)
+    kf8_copy = sys.argv[4] if len(sys.argv) > 4 else None
+    tempdir, kf8_epub = mobi.extract(path)
     try:
-        if not html_path.endswith("book.html"):
-            fail("not unpacked as a MOBI 6 book: " + html_path)
+        # A combined file: KindleUnpack returns the EPUB of the KF8 part, and
+        # unpacks the MOBI 6 part beside it.
+        if not kf8_epub.endswith(".epub"):
+            fail("no KF8 part unpacked: " + kf8_epub)
+        html_path = os.path.join(tempdir, "mobi7", "book.html")
+        if not os.path.exists(html_path):
+            fail("no MOBI 6 part unpacked")
+        check_kf8(kf8_epub, boards, cells)
+        if kf8_copy:
+            shutil.copy(kf8_epub, kf8_copy)
         text = open(html_path, encoding="utf-8").read()
         anchor = re.compile(r'<a id="filepos(\d+)" />')
         starts = {}

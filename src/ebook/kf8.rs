@@ -1,0 +1,506 @@
+//! Kindle Format 8, the part of a MOBI that every Kindle since 2011 reads:
+//! the EPUB's pages and stylesheet as flows of text, found by a skeleton
+//! and a fragment index, with `kindle:pos:fid:` links, `kindle:embed:`
+//! images, a guide and an NCX. [`super::mobi`] writes it after the MOBI 6
+//! part, behind a boundary record, the images shared, as kindlegen does.
+//!
+//! Layout after kindlegen's output (compared with `calibre-debug
+//! --inspect-mobi`), calibre's `writer8` and KindleUnpack's
+//! `mobi_k8proc.py` (see `shared/notes/ebook-formats.md`):
+//! - flow 0 holds each content file as a skeleton (the page with an empty
+//!   `<body>`) followed by its fragments, runs of whole screens of at most
+//!   [`FRAGMENT_BYTES`] that a reader inserts, in order, before `</body>`;
+//! - flow 1 is the stylesheet, which each page links as `kindle:flow:0001`.
+//!
+//! Invariant: the same screens as the EPUB, in the same files, and the
+//! text is ASCII (any other character as a numeric character reference),
+//! so no character is split across text records; every link is
+//! `kindle:pos:fid:<fragment>:off:<offset>`, where the fragment's
+//! insert position plus the offset is the `<` of its target's element.
+
+use std::cell::RefCell;
+use std::ops::Range;
+
+use rustc_hash::FxHashMap;
+
+use super::COVER;
+use super::epub::{CSS, Layout, MODIFIED, board, front_body, page};
+use super::indx::{self, Cncx, Entry, Tag};
+use crate::screen::{Edition, Target};
+
+/// The most bytes of screens in one fragment (about kindlegen's size).
+pub const FRAGMENT_BYTES: usize = 8192;
+
+/// A link before its fragment and offset are known: as long as every
+/// filled-in link, so filling in moves nothing.
+const PLACEHOLDER: &str = "kindle:pos:fid:0000:off:0000000000";
+
+/// The stylesheet, as each page links it.
+const CSS_FLOW: &str = "kindle:flow:0001?mime=text/css";
+
+/// What ends every skeleton; fragments go in before it.
+const BODY_END: &str = "</body></html>";
+
+/// `n` in base 32 (digits 0-9, A-V), at least `width` digits.
+pub fn base32(mut n: usize, width: usize) -> String {
+    const DIGITS: &[u8; 32] = b"0123456789ABCDEFGHIJKLMNOPQRSTUV";
+    let mut out = Vec::new();
+    while n > 0 || out.len() < width {
+        out.push(DIGITS[n % 32]);
+        n /= 32;
+    }
+    out.reverse();
+    String::from_utf8(out).expect("ASCII digits")
+}
+
+/// An image's address: its 1-based number among the book's resources.
+pub fn embed(resource: usize) -> String {
+    format!("kindle:embed:{}?mime=image/gif", base32(resource + 1, 4))
+}
+
+/// One content file: where its skeleton starts in flow 0, its length, and
+/// its fragments (rows of [`Part::fragments`]).
+#[derive(Clone, Debug)]
+struct Skeleton {
+    start: usize,
+    len: usize,
+    fragments: Range<usize>,
+}
+
+/// A run of screens: where it goes in the whole page (its insert
+/// position, counted in flow 0 as the reader puts the page together), its
+/// file, where it starts after its skeleton, and its length.
+#[derive(Clone, Debug)]
+struct Fragment {
+    insert: usize,
+    file: usize,
+    start: usize,
+    len: usize,
+}
+
+/// The KF8 part of a book, before it is cut into records.
+pub struct Part {
+    /// Flow 0 (the pages), then flow 1 (the stylesheet).
+    pub text: Vec<u8>,
+    /// The length of flow 0.
+    pub flow0: usize,
+    skeletons: Vec<Skeleton>,
+    fragments: Vec<Fragment>,
+    /// The contents: each line and its target's fragment and offset.
+    ncx: Vec<(String, usize, usize)>,
+}
+
+/// A screen or the opening page, as text with its links still to fill in.
+struct Unit {
+    html: String,
+    /// Each link's offset in `html` and its target.
+    links: Vec<(usize, Target)>,
+    /// What starts at the unit's first byte.
+    target: Target,
+}
+
+/// `html` in ASCII: any other character as a numeric character reference.
+/// Links are placeholders, so they are found again by their text.
+fn ascii(unit: &mut Unit) {
+    if unit.html.is_ascii() {
+        return;
+    }
+    let mut out = String::with_capacity(unit.html.len() + 64);
+    for c in unit.html.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("&#{};", u32::from(c)));
+        }
+    }
+    let found: Vec<usize> = out.match_indices(PLACEHOLDER).map(|(at, _)| at).collect();
+    assert_eq!(
+        found.len(),
+        unit.links.len(),
+        "text never holds a link's text"
+    );
+    for (link, at) in unit.links.iter_mut().zip(found) {
+        link.0 = at;
+    }
+    unit.html = out;
+}
+
+/// Renders one unit with `write`, which is given the link writer.
+fn unit(target: Target, write: impl FnOnce(&dyn Fn(&mut String, Target)) -> String) -> Unit {
+    let links = RefCell::new(Vec::new());
+    let href = |out: &mut String, t: Target| {
+        links.borrow_mut().push((out.len(), t));
+        out.push_str(PLACEHOLDER);
+    };
+    let html = write(&href);
+    let mut u = Unit {
+        html,
+        links: links.into_inner(),
+        target,
+    };
+    ascii(&mut u);
+    u
+}
+
+/// The KF8 part of `book`, whose resources are `images` (names, in
+/// record order).
+pub fn part(book: &Edition, images: &[&str]) -> Part {
+    let layout = Layout::new(book);
+    let resource = |name: &str| images.iter().position(|n| *n == name).map(embed);
+    let srcs: Vec<String> = book
+        .images
+        .iter()
+        .map(|n| resource(n).unwrap_or_default())
+        .collect();
+    let cover = resource(COVER).expect("a cover");
+    // The opening page, then each file of boards.
+    let mut files: Vec<Vec<Unit>> = vec![vec![unit(Target::Contents, |href| {
+        front_body(book, &cover, &href)
+    })]];
+    for chunk in &layout.chunks {
+        files.push(
+            book.screens[chunk.clone()]
+                .iter()
+                .map(|b| {
+                    unit(b.target, |href| {
+                        let mut out = String::new();
+                        board(&mut out, &srcs, b, &href);
+                        out
+                    })
+                })
+                .collect(),
+        );
+    }
+    let mut text = Vec::new();
+    let mut skeletons = Vec::new();
+    let mut fragments: Vec<Fragment> = Vec::new();
+    let mut placed: FxHashMap<Target, (usize, usize)> = FxHashMap::default();
+    let mut links: Vec<(usize, Target)> = Vec::new();
+    for (file, units) in files.iter().enumerate() {
+        let skeleton = page(&book.title, CSS_FLOW, &format!(" aid=\"{file}\""), "");
+        let start = text.len();
+        text.extend_from_slice(skeleton.as_bytes());
+        let insert_at = start + skeleton.len() - BODY_END.len();
+        let first = fragments.len();
+        let mut after = 0; // bytes of fragments after the skeleton
+        for u in units {
+            let open = fragments.last().is_some_and(|f| {
+                f.file == file && f.len > 0 && f.len + u.html.len() <= FRAGMENT_BYTES
+            });
+            if !open {
+                fragments.push(Fragment {
+                    insert: insert_at + after,
+                    file,
+                    start: after,
+                    len: 0,
+                });
+            }
+            let row = fragments.len() - 1;
+            let f = fragments.last_mut().expect("a fragment");
+            placed.insert(u.target, (row, f.len));
+            let at = text.len();
+            links.extend(u.links.iter().map(|(off, t)| (at + off, *t)));
+            text.extend_from_slice(u.html.as_bytes());
+            f.len += u.html.len();
+            after += u.html.len();
+        }
+        skeletons.push(Skeleton {
+            start,
+            len: skeleton.len(),
+            fragments: first..fragments.len(),
+        });
+    }
+    for (at, target) in links {
+        let (row, off) = placed[&target];
+        let link = format!("kindle:pos:fid:{}:off:{}", base32(row, 4), base32(off, 10));
+        text[at..at + PLACEHOLDER.len()].copy_from_slice(link.as_bytes());
+    }
+    let flow0 = text.len();
+    text.extend_from_slice(CSS.as_bytes());
+    let ncx = std::iter::once(("Rules and contents", Target::Contents))
+        .chain(book.contents.iter().map(|(l, t)| (l.as_str(), *t)))
+        .map(|(label, t)| {
+            let (row, off) = placed[&t];
+            (label.to_string(), row, off)
+        })
+        .collect();
+    Part {
+        text,
+        flow0,
+        skeletons,
+        fragments,
+        ncx,
+    }
+}
+
+impl Part {
+    /// Where reading starts: the opening page, in the whole text.
+    pub fn reading_starts(&self) -> usize {
+        self.fragments[0].insert
+    }
+
+    /// A fragment and offset as a place in the whole text.
+    fn position(&self, row: usize, off: usize) -> usize {
+        self.fragments[row].insert + off
+    }
+
+    /// The RESC record, a resource kindlegen writes after the images: the
+    /// package's metadata and spine, each page by its skeleton. KindleUnpack
+    /// takes an EPUB 3 package from it (the `property` of a `<meta>`).
+    pub fn resc(&self) -> Vec<u8> {
+        let mut xml = format!(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><metadata xmlns:dc=\"http://purl.org/dc/elements/1.1/\" \
+xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODIFIED}</meta></metadata><spine>"
+        );
+        for i in 0..self.skeletons.len() {
+            let id = if i == 0 {
+                "front".to_string()
+            } else {
+                format!("b{i}")
+            };
+            xml += &format!("<itemref idref=\"{id}\" skelid=\"{i}\"/>");
+        }
+        xml += "</spine>";
+        let params = format!("size={}&version=1&type=1", base32(xml.len(), 1));
+        let mut r = b"RESC".to_vec();
+        for v in [16, 1, params.len()] {
+            r.extend_from_slice(&(v as u32).to_be_bytes());
+        }
+        r.extend_from_slice(params.as_bytes());
+        r.extend_from_slice(xml.as_bytes());
+        r.resize(r.len().next_multiple_of(4), 0);
+        r
+    }
+
+    /// The FDST record: where each flow starts and ends.
+    pub fn fdst(&self) -> Vec<u8> {
+        let mut r = b"FDST".to_vec();
+        for v in [12, 2, 0, self.flow0, self.flow0, self.text.len()] {
+            r.extend_from_slice(&(v as u32).to_be_bytes());
+        }
+        r
+    }
+
+    /// The fragment index's records.
+    pub fn fragment_index(&self) -> Vec<Vec<u8>> {
+        const TAGS: [Tag; 4] = [
+            Tag {
+                number: 2,
+                per_group: 1,
+                mask: 1,
+            }, // selector (CNCX)
+            Tag {
+                number: 3,
+                per_group: 1,
+                mask: 2,
+            }, // file
+            Tag {
+                number: 4,
+                per_group: 1,
+                mask: 4,
+            }, // sequence number
+            Tag {
+                number: 6,
+                per_group: 2,
+                mask: 8,
+            }, // start, length
+        ];
+        let mut cncx = Cncx::default();
+        let entries: Vec<Entry> = self
+            .fragments
+            .iter()
+            .enumerate()
+            .map(|(row, f)| Entry {
+                key: format!("{:010}", f.insert).into_bytes(),
+                values: vec![
+                    vec![cncx.offset(&format!("P-//*[@aid='{}']", f.file))],
+                    vec![f.file as u32],
+                    vec![row as u32],
+                    vec![f.start as u32, f.len as u32],
+                ],
+            })
+            .collect();
+        indx::write(&TAGS, &entries, cncx)
+    }
+
+    /// The skeleton index's records.
+    pub fn skeleton_index(&self) -> Vec<Vec<u8>> {
+        const TAGS: [Tag; 2] = [
+            Tag {
+                number: 1,
+                per_group: 1,
+                mask: 3,
+            }, // fragments, twice
+            Tag {
+                number: 6,
+                per_group: 2,
+                mask: 12,
+            }, // start, length, twice
+        ];
+        let entries: Vec<Entry> = self
+            .skeletons
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let n = s.fragments.len() as u32;
+                let (start, len) = (s.start as u32, s.len as u32);
+                Entry {
+                    key: format!("SKEL{i:010}").into_bytes(),
+                    values: vec![vec![n, n], vec![start, len, start, len]],
+                }
+            })
+            .collect();
+        indx::write(&TAGS, &entries, Cncx::default())
+    }
+
+    /// The guide index's records: where reading starts.
+    pub fn guide_index(&self) -> Vec<Vec<u8>> {
+        const TAGS: [Tag; 2] = [
+            Tag {
+                number: 1,
+                per_group: 1,
+                mask: 1,
+            }, // title (CNCX)
+            Tag {
+                number: 6,
+                per_group: 2,
+                mask: 2,
+            }, // fragment, offset
+        ];
+        let mut cncx = Cncx::default();
+        let entry = Entry {
+            key: b"text".to_vec(),
+            values: vec![vec![cncx.offset("Start")], vec![0, 0]],
+        };
+        indx::write(&TAGS, &[entry], cncx)
+    }
+
+    /// The NCX index's records: the contents, flat.
+    pub fn ncx_index(&self) -> Vec<Vec<u8>> {
+        const TAGS: [Tag; 5] = [
+            Tag {
+                number: 1,
+                per_group: 1,
+                mask: 1,
+            }, // position
+            Tag {
+                number: 2,
+                per_group: 1,
+                mask: 2,
+            }, // length
+            Tag {
+                number: 3,
+                per_group: 1,
+                mask: 4,
+            }, // label (CNCX)
+            Tag {
+                number: 4,
+                per_group: 1,
+                mask: 8,
+            }, // depth
+            Tag {
+                number: 6,
+                per_group: 2,
+                mask: 16,
+            }, // fragment, offset
+        ];
+        let starts: Vec<usize> = self
+            .ncx
+            .iter()
+            .map(|(_, row, off)| self.position(*row, *off))
+            .collect();
+        let width = format!("{:X}", self.ncx.len().saturating_sub(1))
+            .len()
+            .max(2);
+        let mut cncx = Cncx::default();
+        let entries: Vec<Entry> = self
+            .ncx
+            .iter()
+            .enumerate()
+            .map(|(i, (label, row, off))| {
+                // Up to the next entry's place in the text, or the end.
+                let start = starts[i];
+                let end = starts
+                    .iter()
+                    .copied()
+                    .filter(|s| *s > start)
+                    .min()
+                    .unwrap_or(self.flow0);
+                Entry {
+                    key: format!("{i:0width$X}").into_bytes(),
+                    values: vec![
+                        vec![start as u32],
+                        vec![(end - start) as u32],
+                        vec![cncx.offset(label)],
+                        vec![0],
+                        vec![*row as u32, *off as u32],
+                    ],
+                }
+            })
+            .collect();
+        indx::write(&TAGS, &entries, cncx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base32_is_kindles() {
+        assert_eq!(base32(0, 4), "0000");
+        assert_eq!(base32(16, 4), "000G");
+        assert_eq!(base32(31, 1), "V");
+        assert_eq!(base32(32 * 32 * 32 * 32, 4), "10000");
+        assert_eq!(embed(0), "kindle:embed:0001?mime=image/gif");
+    }
+
+    /// Put together as a reader does (KindleUnpack's `buildParts`), each
+    /// file is the EPUB's page, and each link's fragment and offset land
+    /// on the `<` of the element with its target's id.
+    #[test]
+    fn pages_put_together_hold_every_screen_and_links_land_on_them() {
+        let hanoi = crate::site::hanoi_solver(3);
+        let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
+        let mut names = book.used_images();
+        names.push(COVER);
+        let p = part(&book, &names);
+        assert!(p.text.is_ascii());
+        let text = &p.text[..p.flow0];
+        let mut ids = 0;
+        for s in &p.skeletons {
+            let mut page = text[s.start..s.start + s.len].to_vec();
+            let mut from = s.start + s.len;
+            for f in &p.fragments[s.fragments.clone()] {
+                let at = f.insert - s.start;
+                let piece = &text[from..from + f.len];
+                page.splice(at..at, piece.iter().copied());
+                from += f.len;
+            }
+            let page = String::from_utf8(page).unwrap();
+            assert!(
+                page.ends_with("</div></body></html>")
+                    || page.ends_with("</section></body></html>")
+            );
+            ids += page.matches("<div id=\"").count();
+        }
+        assert_eq!(ids, book.screens.len());
+        let s = std::str::from_utf8(text).unwrap();
+        let mut links = 0;
+        for (at, _) in s.match_indices("kindle:pos:fid:") {
+            let fid = usize::from_str_radix(&s[at + 15..at + 19], 32).unwrap();
+            let off = usize::from_str_radix(&s[at + 24..at + 34], 32).unwrap();
+            let f = &p.fragments[fid];
+            assert!(off < f.len);
+            // The target, found in the stored fragment.
+            let stored = p.skeletons[f.file].start + p.skeletons[f.file].len + f.start + off;
+            assert!(
+                s[stored..].starts_with("<div id=\"")
+                    || s[stored..].starts_with("<section id=\"contents\"")
+            );
+            links += 1;
+        }
+        assert!(links > book.screens.len());
+        assert!(std::str::from_utf8(&p.text[p.flow0..]).unwrap() == CSS);
+    }
+}
