@@ -33,10 +33,18 @@ pub(super) const MODIFIED: &str = "2009-03-14T00:00:00Z";
 /// does nothing), and `flow-root` keeps the first paragraph's margin
 /// inside it, so that a screen is never a little taller than its page.
 ///
+/// A reader that paginates with columns and does not rewrite page breaks
+/// as column breaks (foliate-js does for an EPUB, not for a MOBI's KF8
+/// part, whose stylesheet this also is) sets `column-width` in the `style`
+/// of the `<html>`: there a screen breaks before the column too. A Kindle
+/// sets no such style and keeps the page break (a `column` break would
+/// replace it: both are `break-before`).
+///
 /// Only what kindlegen keeps: it drops `max-width` (W28001), so a cell is
 /// `min(30%,160px)` wide, after a plain `30%` for readers without `min()`.
 pub(super) const CSS: &str = "body{margin:0;text-align:center}\
 body>div{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid;min-height:100%;display:flow-root}\
+[style*=column-width]>body>div{break-before:column}\
 p{text-indent:0;margin:.3em 0}\
 img{width:30%;width:min(30%,160px);height:auto;border:0}\
 h1{font-size:1.4em}";

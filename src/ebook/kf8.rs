@@ -153,37 +153,35 @@ pub fn part(book: &Edition, images: &[&str]) -> Part {
         .map(|n| resource(n).unwrap_or_default())
         .collect();
     let cover = resource(COVER).expect("a cover");
-    // The opening page, then each file of boards.
-    let mut files: Vec<Vec<Unit>> = vec![vec![unit(Target::Contents, |href| {
-        front_body(book, &cover, &href)
-    })]];
-    for chunk in &layout.chunks {
-        files.push(
-            book.screens[chunk.clone()]
-                .iter()
-                .map(|b| {
-                    unit(b.target, |href| {
-                        let mut out = String::new();
-                        board(&mut out, &srcs, b, &href);
-                        out
-                    })
+    // The opening page, then each file of boards; each screen is rendered
+    // as it goes into the text, so the book's markup is held only once.
+    let screens = |file: usize| -> Box<dyn Iterator<Item = Unit> + '_> {
+        match file.checked_sub(1) {
+            None => Box::new(std::iter::once(unit(Target::Contents, |href| {
+                front_body(book, &cover, &href)
+            }))),
+            Some(chunk) => Box::new(book.screens[layout.chunks[chunk].clone()].iter().map(|b| {
+                unit(b.target, |href| {
+                    let mut out = String::new();
+                    board(&mut out, &srcs, b, &href);
+                    out
                 })
-                .collect(),
-        );
-    }
+            })),
+        }
+    };
     let mut text = Vec::new();
     let mut skeletons = Vec::new();
     let mut fragments: Vec<Fragment> = Vec::new();
     let mut placed: FxHashMap<Target, (usize, usize)> = FxHashMap::default();
     let mut links: Vec<(usize, Target)> = Vec::new();
-    for (file, units) in files.iter().enumerate() {
+    for file in 0..=layout.chunks.len() {
         let skeleton = page(&book.title, CSS_FLOW, &format!(" aid=\"{file}\""), "");
         let start = text.len();
         text.extend_from_slice(skeleton.as_bytes());
         let insert_at = start + skeleton.len() - BODY_END.len();
         let first = fragments.len();
         let mut after = 0; // bytes of fragments after the skeleton
-        for u in units {
+        for u in screens(file) {
             let open = fragments.last().is_some_and(|f| {
                 f.file == file && f.len > 0 && f.len + u.html.len() <= FRAGMENT_BYTES
             });

@@ -292,11 +292,34 @@ impl Compression {
     }
 }
 
+/// A part's text as it goes into the file: its length, and its records.
+pub struct TextRecords {
+    /// The length of the text, uncompressed.
+    pub len: usize,
+    /// How the records are compressed.
+    pub compression: Compression,
+    /// The text records.
+    pub records: Vec<Vec<u8>>,
+    /// The HUFF and CDIC records (none for PalmDOC).
+    pub huff: Vec<Vec<u8>>,
+}
+
 /// The text records and the HUFF/CDIC records (none for PalmDOC), in the
 /// compression that makes them smaller. Each text record is its piece,
 /// compressed on its own, then the bytes that finish a character split
 /// across the boundary and a byte counting them (extra-data flag bit 0).
-pub fn text_records(text: &[u8]) -> (Compression, Vec<Vec<u8>>, Vec<Vec<u8>>) {
+/// The caller may drop the text then: nothing here borrows it.
+pub fn text_records(text: &[u8]) -> TextRecords {
+    let (compression, records, huff) = compressed(text);
+    TextRecords {
+        len: text.len(),
+        compression,
+        records,
+        huff,
+    }
+}
+
+fn compressed(text: &[u8]) -> (Compression, Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let pieces = pieces(text);
     let trail = |mut rec: Vec<u8>, extra: &[u8]| {
         rec.extend_from_slice(extra);
@@ -515,20 +538,25 @@ fn palm_name(title: &str) -> [u8; 32] {
     name
 }
 
-/// A whole MOBI file from its MOBI 6 text, image files and metadata,
-/// with a KF8 part after them if `kf8` is given (whose metadata is the
-/// same but for where reading starts).
+/// A whole MOBI file from its MOBI 6 text (as [`text_records`] makes
+/// it), image files and metadata, with a KF8 part after them if `kf8` is
+/// given (whose metadata is the same but for where reading starts).
 pub fn container(
-    text: &[u8],
+    text: TextRecords,
     images: &[&[u8]],
     meta: &Metadata,
     kf8: Option<&kf8::Part>,
 ) -> Vec<u8> {
-    let (compression, texts, huff) = text_records(text);
+    let TextRecords {
+        len: text_len,
+        compression,
+        records: texts,
+        huff,
+    } = text;
     let mut head = Header {
         version: 6,
         compression,
-        text_length: text.len(),
+        text_length: text_len,
         text_records: texts.len(),
         huff_records: huff.len(),
         first_image: 1 + texts.len() + huff.len(),
@@ -550,12 +578,12 @@ pub fn container(
         head.fcis += 1;
     }
     records.push(FLIS.to_vec());
-    records.push(fcis(text.len() as u32));
+    records.push(fcis(text_len as u32));
     if let Some(part) = kf8 {
         records.push(b"BOUNDARY".to_vec());
         let k = records.len();
         head.boundary = Some(k as u32);
-        let (compression, texts, huff) = text_records(&part.text);
+        let (compression, texts, huff) = compressed(&part.text);
         let mut h = Header {
             version: 8,
             compression,
@@ -628,6 +656,10 @@ pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
     let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
     let bytes: Vec<&[u8]> = images.iter().map(|(_, b)| *b).collect();
     let (text, start) = markup(book, &names);
+    // The MOBI 6 text is compressed and dropped before the KF8 part is
+    // made: a book's two texts are never held at once.
+    let mobi6 = text_records(&text);
+    drop(text);
     let part = kf8::part(book, &names);
     let meta = Metadata {
         title: &book.title,
@@ -637,7 +669,7 @@ pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
         thumb: names.iter().position(|n| *n == THUMB).map(|i| i as u32),
         shared: Some(names.len() as u32 + 1), // and the RESC record
     };
-    container(&text, &bytes, &meta, Some(&part))
+    container(mobi6, &bytes, &meta, Some(&part))
 }
 
 /// A reader for what [`container`] writes: the records, and the text put
@@ -716,7 +748,12 @@ mod tests {
             long.extend_from_slice(format!("<p><a filepos={:07}>go</a></p>", i * 7919).as_bytes());
         }
         for (text, compression) in [(short, 2), (long, 17480)] {
-            let file = container(&text, &[b"GIF89a-one", b"GIF89a-two"], &meta(), None);
+            let file = container(
+                text_records(&text),
+                &[b"GIF89a-one", b"GIF89a-two"],
+                &meta(),
+                None,
+            );
             assert_eq!(&file[60..68], b"BOOKMOBI");
             let recs = records(&file);
             let texts = text.len().div_ceil(RECORD_SIZE);
@@ -774,7 +811,7 @@ mod tests {
             let mut text = "a".repeat(filler);
             text.push_str(ch);
             text.push_str(&"b".repeat(100));
-            let (_, recs, _) = text_records(text.as_bytes());
+            let recs = text_records(text.as_bytes()).records;
             let first = &recs[0];
             let extra = usize::from(*first.last().unwrap());
             let expected = filler + ch.len() - RECORD_SIZE;
@@ -783,7 +820,7 @@ mod tests {
                 &first[first.len() - 1 - extra..first.len() - 1],
                 &ch.as_bytes()[ch.len() - extra..]
             );
-            let file = container(text.as_bytes(), &[], &meta(), None);
+            let file = container(text_records(text.as_bytes()), &[], &meta(), None);
             assert_eq!(super::read::text(&file), text.as_bytes());
         }
     }

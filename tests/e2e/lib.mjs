@@ -101,3 +101,52 @@ export async function play(page, i) {
 export async function heading(page) {
   return (await page.locator('h1').innerText()).trim();
 }
+
+/** Opens `url` (EPUB or MOBI) in foliate-js, paginated, at its first
+ * page, and follows the front page's first link to the first board.
+ * Returns the kind of book foliate-js made of it (`KF8` for a MOBI's
+ * Kindle Format 8 part). `server` is what `serve` returned. */
+export async function openInFoliate(p, server, url) {
+  await p.goto(server.base + 'index.html');
+  await p.evaluate(() => { document.documentElement.innerHTML = '<head></head><body style="margin:0"></body>'; });
+  await p.evaluate(async ({ url, module }) => {
+    // foliate-js keeps its shadow roots closed; opened, the checks can
+    // find the paginator's container (what the reader shows).
+    const attach = Element.prototype.attachShadow;
+    Element.prototype.attachShadow = function (init) { return attach.call(this, { ...init, mode: 'open' }); };
+    await import(module);
+    const view = document.createElement('foliate-view');
+    view.style.cssText = 'display:block;width:100vw;height:100vh';
+    document.body.append(view);
+    // foliate-js scrolls to whatever takes focus. In WebKit, its engine
+    // in Foliate, a clicked link does not take focus; in Chromium it
+    // does, and foliate-js would scroll back to the link just followed.
+    // So a click here does not focus, as in WebKit.
+    view.addEventListener('load', (e) => e.detail.doc.addEventListener('mousedown', (m) => m.preventDefault()));
+    await view.open(url);
+    // KF8 for the Kindle Format 8 part of a combined MOBI, MOBI6 for the
+    // old part (foliate-js falls back to it if the KF8 part fails).
+    window.kind = view.book.constructor.name;
+    view.renderer.setAttribute('flow', 'paginated');
+    await view.renderer.next();
+    window.turn = () => view.renderer.next();
+    window.shown = () => view.renderer.getContents().filter((c) => c.doc)
+      .map((c) => ({ doc: c.doc, frame: c.doc.defaultView.frameElement.getBoundingClientRect(), section: c.index }));
+    // What the reader shows: its container, which hides the columns
+    // beside the page (on a wide screen, within the window).
+    window.clip = () => view.renderer.shadowRoot.querySelector('#container').getBoundingClientRect();
+  }, { url, module: server.origin + FOLIATE + 'view.js' });
+  // The front page: click its first link, as a reader would.
+  let start = null;
+  for (let i = 0; i < 50 && !start; i++) {
+    start = await p.evaluate(() => {
+      const [{ doc, frame } = {}] = window.shown();
+      const r = doc?.querySelector('a[href]')?.getBoundingClientRect();
+      return r && r.width > 0 ? { x: frame.left + r.left + r.width / 2, y: frame.top + r.top + r.height / 2 } : null;
+    });
+    if (!start) await p.waitForTimeout(100);
+  }
+  if (!start) throw new Error(`${url}: the front page has no link`);
+  await p.mouse.click(start.x, start.y);
+  return p.evaluate(() => window.kind);
+}

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { readFile } from 'node:fs/promises';
-import { serve, browser, SITE, FOLIATE } from './lib.mjs';
+import { serve, browser, openInFoliate, SITE } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const JSZIP = require.resolve('jszip/dist/jszip.min.js');
@@ -20,6 +20,8 @@ const EPUBJS = require.resolve('epubjs/dist/epub.min.js');
 const JSZipLib = require('jszip');
 const EINK = { width: 600, height: 800 };
 const PHONE = { width: 360, height: 640 };
+// A Kindle Paperwhite's screen.
+const PAPERWHITE = { width: 1072, height: 1448 };
 
 // Towers of Hanoi sites at other disc counts, `3=DIR,7=DIR`, served at /hanoiN/.
 const HANOI = Object.fromEntries((process.env.HANOI_SITES || '').split(',').filter(Boolean)
@@ -184,44 +186,12 @@ async function epubjs(p, url, viewport) {
     window.turn = () => rendition.next();
     window.shown = () => [...document.querySelectorAll('#viewer iframe')]
       .map((f) => ({ doc: f.contentDocument, frame: f.getBoundingClientRect() }));
+    window.clip = () => document.querySelector('#viewer').getBoundingClientRect();
   }, { url, w: viewport.width, h: viewport.height });
 }
 
-/** Opens `url` (EPUB or MOBI) in foliate-js, paginated, at its first
- * page, and follows the front page's first link to the first board. */
-async function foliate(p, url) {
-  await p.goto(server.base + 'index.html');
-  await p.evaluate(() => { document.documentElement.innerHTML = '<head></head><body style="margin:0"></body>'; });
-  await p.evaluate(async ({ url, module }) => {
-    await import(module);
-    const view = document.createElement('foliate-view');
-    view.style.cssText = 'display:block;width:100vw;height:100vh';
-    document.body.append(view);
-    // foliate-js scrolls to whatever takes focus. In WebKit, its engine
-    // in Foliate, a clicked link does not take focus; in Chromium it
-    // does, and foliate-js would scroll back to the link just followed.
-    // So a click here does not focus, as in WebKit.
-    view.addEventListener('load', (e) => e.detail.doc.addEventListener('mousedown', (m) => m.preventDefault()));
-    await view.open(url);
-    view.renderer.setAttribute('flow', 'paginated');
-    await view.renderer.next();
-    window.turn = () => view.renderer.next();
-    window.shown = () => view.renderer.getContents().filter((c) => c.doc)
-      .map((c) => ({ doc: c.doc, frame: c.doc.defaultView.frameElement.getBoundingClientRect(), section: c.index }));
-  }, { url, module: server.origin + FOLIATE + 'view.js' });
-  // The front page: click its first link, as a reader would.
-  let start = null;
-  for (let i = 0; i < 50 && !start; i++) {
-    start = await p.evaluate(() => {
-      const [{ doc, frame } = {}] = window.shown();
-      const r = doc?.querySelector('a[href]')?.getBoundingClientRect();
-      return r && r.width > 0 ? { x: frame.left + r.left + r.width / 2, y: frame.top + r.top + r.height / 2 } : null;
-    });
-    if (!start) await p.waitForTimeout(100);
-  }
-  assert.ok(start, 'the front page has a link');
-  await p.mouse.click(start.x, start.y);
-}
+/** Opens `url` in foliate-js at its first board (see lib.mjs). */
+const foliate = (p, url) => openInFoliate(p, server, url);
 
 /** What the reader shows: each board with images on screen (by its id,
  * or its section where a board is a section of its own), how many are
@@ -229,22 +199,26 @@ async function foliate(p, url) {
 async function screen(p) {
   return p.evaluate(async () => {
     const bytes = async (src) => new Uint8Array(await (await fetch(src)).arrayBuffer()).join(',');
-    const out = { boards: {}, cells: [], text: '', loaded: true };
+    const out = { boards: {}, extent: {}, cells: [], text: '', loaded: true };
+    const clip = window.clip();
     for (const { doc, frame, section } of window.shown()) {
       for (const img of doc.querySelectorAll('img')) {
         // The opening page's picture of the cover is no board.
         if (img.classList.contains('cover')) continue;
         const r = img.getBoundingClientRect();
         const x = frame.left + r.left, y = frame.top + r.top;
-        const visible = x + r.width > 0 && x < innerWidth && y + r.height > 0 && y < innerHeight;
+        const visible = x + r.width > clip.left && x < clip.right && y + r.height > clip.top && y < clip.bottom;
         if (!img.complete || img.naturalWidth === 0) out.loaded = false;
         if (!visible || r.width === 0) continue;
-        const whole = x >= -1 && x + r.width <= innerWidth + 1 && y >= -1 && y + r.height <= innerHeight + 1;
+        const whole = x >= clip.left - 1 && x + r.width <= clip.right + 1 && y >= clip.top - 1 && y + r.height <= clip.bottom + 1;
         const board = img.closest('div[id]');
         const id = board?.id ?? `section ${section}`;
         out.boards[id] ??= { images: 0, whole: 0 };
         out.boards[id].images++;
         if (whole) out.boards[id].whole++;
+        const e = out.extent[id] ??= { left: x, right: x + r.width, top: y, bottom: y + r.height };
+        Object.assign(e, { left: Math.min(e.left, x), right: Math.max(e.right, x + r.width),
+          top: Math.min(e.top, y), bottom: Math.max(e.bottom, y + r.height) });
         const link = img.closest('a') !== null;
         out.cells.push({ x: x + r.width / 2, y: y + r.height / 2, link, bytes: link ? await bytes(img.src) : '' });
         if (!out.text) out.text = (board ?? doc.body).innerText;
@@ -346,11 +320,52 @@ for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
     }));
 }
 
-// The MOBI too: a Kindle ignores its images' `style`, foliate-js takes it.
-for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
-  test(`foliate-js plays the 3-disc Towers of Hanoi MOBI to solved, one whole board a screen (${size})`, { skip: !HANOI[3] }, () =>
+/** The board's width on the screen `s`, which shows one board. */
+const boardWidth = (s) => {
+  const [e] = Object.values(s.extent);
+  return e.right - e.left;
+};
+
+/** Plays tic-tac-toe from the empty board to X's win on the top row
+ * (X top left, O left, X top, O centre, X top right), clicking each
+ * square; every screen shows one whole board. Returns the boards' widths. */
+async function playTicTacToeToWin(p) {
+  let s = await settled(p, null);
+  const widths = [];
+  for (const [n, sq] of [0, 3, 1, 4, 2].entries()) {
+    assertOneWholeBoard(s, 9, `after ${n} moves`);
+    assert.match(s.text, n % 2 ? /O to move/ : /X to move/, `after ${n} moves`);
+    assert.ok(s.cells[sq].link, `square ${sq} is a link after ${n} moves`);
+    widths.push(boardWidth(s));
+    await p.mouse.click(s.cells[sq].x, s.cells[sq].y);
+    s = await settled(p, JSON.stringify(s.cells));
+  }
+  assertOneWholeBoard(s, 9, 'won');
+  assert.match(s.text, /X wins/);
+  widths.push(boardWidth(s));
+  return widths;
+}
+
+// The MOBI's Kindle Format 8 part, which foliate-js (as every Kindle since
+// 2011) reads instead of the MOBI 6 part: its stylesheet sizes the board
+// to the screen as the EPUB's does, so the board is as large as the
+// EPUB's in the same reader, at a phone's, a first Kindle's and a
+// Paperwhite's size.
+for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK], ['Paperwhite', PAPERWHITE]]) {
+  test(`foliate-js plays tic-tac-toe in the MOBI's KF8 part to a win, one whole board a screen, as large as the EPUB's (${size})`, () =>
     withPage(viewport, async (page) => {
-      await foliate(page, `${server.origin}/hanoi3/ebooks/towers-hanoi-analysis.mobi`);
+      assert.equal(await foliate(page, `${server.base}ebooks/tictactoe-two-player.epub`), 'EPUB');
+      const epub = await playTicTacToeToWin(page);
+      assert.equal(await foliate(page, `${server.base}ebooks/tictactoe-two-player.mobi`), 'KF8');
+      const kf8 = await playTicTacToeToWin(page);
+      for (const [i, w] of kf8.entries()) {
+        assert.ok(Math.abs(w - epub[i]) <= 3, `board ${i}: ${w} pixels wide in the KF8 part, ${epub[i]} in the EPUB`);
+      }
+    }));
+
+  test(`foliate-js plays the 3-disc Towers of Hanoi MOBI's KF8 part to solved, one whole board a screen (${size})`, { skip: !HANOI[3] }, () =>
+    withPage(viewport, async (page) => {
+      assert.equal(await foliate(page, `${server.origin}/hanoi3/ebooks/towers-hanoi-analysis.mobi`), 'KF8');
       await playHanoiToSolved(page, await bytesOf(`${HANOI[3]}/ebooks/hab.gif`));
     }));
 }

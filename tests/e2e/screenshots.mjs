@@ -2,10 +2,12 @@
 // board in play, a won board, an analysis board and the Towers of Hanoi
 // at desktop and phone
 // sizes, plus a 600x800 page of the Kindle book and a 600x800
-// grayscale render standing in for an e-ink Kindle.
+// grayscale render standing in for an e-ink Kindle; and the MOBI's Kindle
+// Format 8 part in foliate-js at a phone's, a first Kindle's and a
+// Paperwhite's size (kf8-*.png), two moves into a game.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileBase, browser, play, DESKTOP, PHONE } from './lib.mjs';
+import { fileBase, browser, play, serve, openInFoliate, DESKTOP, PHONE } from './lib.mjs';
 
 const OUT = process.env.OUT_DIR;
 if (!OUT) throw new Error('OUT_DIR must name the folder for the screenshots');
@@ -49,4 +51,41 @@ for (const [name, viewport, gray] of sizes) {
   } finally {
     await b.close();
   }
+}
+
+const server = await serve();
+try {
+  for (const [name, viewport] of [['phone', PHONE], ['eink', { width: 600, height: 800 }], ['paperwhite', { width: 1072, height: 1448 }]]) {
+    const b = await browser(viewport);
+    const p = b.page;
+    try {
+      const kind = await openInFoliate(p, server, server.base + 'ebooks/tictactoe-two-player.mobi');
+      if (kind !== 'KF8') throw new Error(`foliate-js read the MOBI as ${kind}`);
+      // X in the centre, then O top left: click each square in the book.
+      for (const sq of [4, 0]) {
+        await p.waitForTimeout(1500);
+        const at = await p.evaluate((sq) => {
+          const view = document.querySelector('foliate-view');
+          const [c] = view.renderer.getContents().filter((c) => c.doc);
+          const frame = c.doc.defaultView.frameElement.getBoundingClientRect();
+          const clip = view.renderer.shadowRoot.querySelector('#container').getBoundingClientRect();
+          const shown = [...c.doc.querySelectorAll('div[id] img')].filter((img) => {
+            const r = img.getBoundingClientRect();
+            return frame.left + r.left >= clip.left - 1 && frame.left + r.right <= clip.right + 1;
+          });
+          const r = shown[sq].getBoundingClientRect();
+          return { x: frame.left + r.left + r.width / 2, y: frame.top + r.top + r.height / 2 };
+        }, sq);
+        await p.mouse.click(at.x, at.y);
+      }
+      await p.waitForTimeout(1500);
+      const path = join(OUT, `kf8-${name}.png`);
+      await p.screenshot({ path });
+      console.log(path);
+    } finally {
+      await b.close();
+    }
+  }
+} finally {
+  await server.close();
 }

@@ -246,5 +246,5 @@ fn reading_engines_show_one_whole_board_per_screen() {
         .expect("node runs");
     let t = text(&o);
     assert!(o.status.success(), "{t}");
-    assert!(t.contains("# fail 0") && t.contains("# pass 16"), "{t}");
+    assert!(t.contains("# fail 0") && t.contains("# pass 20"), "{t}");
 }

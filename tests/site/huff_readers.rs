@@ -1,4 +1,5 @@
-//! Every MOBI the site writes, decoded the way each desktop reader's own
+//! Every MOBI the site writes, both parts of it (the MOBI 6 text and the
+//! KF8 text), decoded the way each desktop reader's own
 //! HUFF/CDIC decoder does it (SumatraPDF, libmobi, Okular, FBReader,
 //! foliate-js and calibre), from the limits each is known to have: each
 //! must give back exactly the text that went in. And two books made past
@@ -240,9 +241,21 @@ impl Decoder {
     }
 }
 
-/// The text of a MOBI as `habits` reads it, or why it cannot.
-fn read_as(habits: Habits, file: &[u8]) -> Result<Vec<u8>, String> {
+/// The record 0 of each part of a combined MOBI: the MOBI 6 part's, and
+/// the KF8 part's, after the boundary that EXTH 121 names.
+fn parts(file: &[u8]) -> [usize; 2] {
     let recs = mobi::read::records(file);
+    let boundary = recs
+        .iter()
+        .position(|r| *r == b"BOUNDARY")
+        .expect("a KF8 part");
+    [0, boundary + 1]
+}
+
+/// The text of a MOBI's part whose record 0 is `part` as `habits` reads
+/// it, or why it cannot.
+fn read_as(habits: Habits, file: &[u8], part: usize) -> Result<Vec<u8>, String> {
+    let recs = &mobi::read::records(file)[part..];
     let r0 = recs[0];
     assert_eq!(
         u16::from_be_bytes([r0[0], r0[1]]),
@@ -270,10 +283,12 @@ fn read_as(habits: Habits, file: &[u8]) -> Result<Vec<u8>, String> {
     Ok(text)
 }
 
-/// Checks one book under every reader: each must give back `text`.
-fn every_reader_reads(label: &str, file: &[u8], text: &[u8]) {
+/// Checks one part of a book under every reader: each must give back
+/// `text`.
+fn every_reader_reads(label: &str, file: &[u8], part: usize, text: &[u8]) {
     for habits in READERS {
-        let got = read_as(habits, file).unwrap_or_else(|e| panic!("{label}: {}: {e}", habits.name));
+        let got =
+            read_as(habits, file, part).unwrap_or_else(|e| panic!("{label}: {}: {e}", habits.name));
         assert!(
             got == text,
             "{label}: {} reads {} bytes, not the {} that went in",
@@ -286,8 +301,8 @@ fn every_reader_reads(label: &str, file: &[u8], text: &[u8]) {
 
 /// The figures the closing note gives: the longest dictionary entry and
 /// the longest code of a book.
-fn entry_and_code(file: &[u8]) -> (usize, u32) {
-    let recs = mobi::read::records(file);
+fn entry_and_code(file: &[u8], part: usize) -> (usize, u32) {
+    let recs = &mobi::read::records(file)[part..];
     let r0 = recs[0];
     let (first, n) = (be32(r0, 0x70) as usize, be32(r0, 0x74) as usize);
     let d = Decoder::new(PLAIN, recs[first], &recs[first + 1..first + n]).unwrap();
@@ -331,13 +346,20 @@ fn every_reader_decodes_every_mobi_whole() {
             let images = ebook::images(&book, &assets);
             let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
             let file = mobi::write(&book, &images);
-            let (text, _) = mobi::markup(&book, &names);
+            let (mobi6, _) = mobi::markup(&book, &names);
+            let kf8 = ebook::kf8::part(&book, &names).text;
             let label = format!("{} {level:?} early draws {early_draws}", edition.slug);
-            let (entry, code) = entry_and_code(&file);
-            // Shown with `--nocapture`: the figures of the closing note.
-            eprintln!("{label}: {} bytes, entry {entry}, code {code}", file.len());
-            every_reader_reads(&label, &file, &text);
-            assert!(entry <= 127, "{label}: an entry of {entry} bytes");
+            for (part, (name, text)) in parts(&file)
+                .into_iter()
+                .zip([("MOBI 6", mobi6), ("KF8", kf8)])
+            {
+                let label = format!("{label} {name}");
+                let (entry, code) = entry_and_code(&file, part);
+                // Shown with `--nocapture`: the figures of the closing note.
+                eprintln!("{label}: {} bytes, entry {entry}, code {code}", file.len());
+                every_reader_reads(&label, &file, part, &text);
+                assert!(entry <= 127, "{label}: an entry of {entry} bytes");
+            }
         }
     });
 }
