@@ -119,6 +119,18 @@ pub struct Texts {
     pub analysis_start: &'static str,
 }
 
+/// How the map of a whole game ([`crate::map`]) draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapStyle {
+    /// A two-player game of placing marks on its grid: xkcd 832's map of
+    /// optimal play for each side, from the solver. Each side's mark is
+    /// SVG shapes in a 100 by 100 cell, stroked by the map.
+    Marks([&'static str; 2]),
+    /// A puzzle: its state graph, each resting position a node at its
+    /// [`Game::map_point`], one move an edge.
+    Graph,
+}
+
 /// A game whose every reachable position is a page: a two-player game or
 /// a one-player puzzle on a grid of cells, each move made by selecting
 /// one cell.
@@ -140,6 +152,8 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     const KEYS: u32;
     /// The game's words.
     const TEXTS: Texts;
+    /// How its map draws it, if it has one.
+    const MAP: Option<MapStyle> = None;
 
     /// The position before the first move.
     fn start(rules: Self::Rules) -> Self;
@@ -179,6 +193,18 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     fn remark(self) -> Option<&'static str>;
     /// The cells as text, in reading order, for `positions.json`.
     fn text(self) -> String;
+
+    /// Whose mark is in cell `index` (reading order), for a map of
+    /// [`MapStyle::Marks`].
+    fn holder(self, _index: usize) -> Option<Side> {
+        None
+    }
+    /// Where a map of [`MapStyle::Graph`] draws this position, in units of
+    /// one move, or `None` if it is no node of the map (a position between
+    /// the two selections of a move).
+    fn map_point(self) -> Option<(f64, f64)> {
+        None
+    }
 
     /// Whether the game has ended.
     fn is_over(self) -> bool {

@@ -14,7 +14,7 @@ use crate::screen::{CellView, Edition, Link, Screen, Target, page_name, push_pag
 
 mod home;
 
-pub use home::{home_markup, home_page};
+pub use home::{MapLink, home_markup, home_page};
 
 /// The shared page frame: head, a row of navigation links, then `body`.
 ///
@@ -351,10 +351,11 @@ mod tests {
             .map(|e| format!("{}/{}.pdf", crate::ebook::EBOOKS, e.book_stem()))
             .collect();
         let books: Vec<&str> = books.iter().map(String::as_str).collect();
-        let page = home_page(&editions, &books);
+        let maps = [("map/a.svg", "A map & more"), ("map/b.svg", "B")];
+        let page = home_page(&editions, &books, &maps);
         assert_eq!(
             String::from_utf8_lossy(&page),
-            String::from_utf8_lossy(&minify(&home_markup(&editions, &books)))
+            String::from_utf8_lossy(&minify(&home_markup(&editions, &books, &maps)))
         );
         let text = String::from_utf8(page).unwrap();
         for e in &editions {

@@ -10,6 +10,7 @@ pub mod game;
 pub mod games;
 pub mod graph;
 pub mod html;
+pub mod map;
 pub mod markup;
 pub mod opponent;
 pub mod output;

@@ -15,8 +15,8 @@ mod sink;
 
 pub use crate::ebook::EBOOKS;
 pub use catalog::{
-    ANALYSIS, GAMEBOOK, HANOI, HANOI_ANALYSIS, TWO_PLAYER, VS_COMPUTER, each_edition, editions,
-    hanoi_solver, images,
+    ANALYSIS, GAMEBOOK, HANOI, HANOI_ANALYSIS, MAPS, TWO_PLAYER, VS_COMPUTER, each_edition,
+    editions, hanoi_solver, images, maps,
 };
 pub use error::BuildError;
 pub use options::{Budgets, Options, PDF_PAGES};
@@ -39,8 +39,13 @@ use crate::screen::Edition;
 use crate::solver::Solver;
 
 /// The home page and the web assets beside it (the extra files of
-/// `static/` are copied after everything else).
-fn home_files(assets: &Assets, editions: &[Edition], books: &[BookReport]) -> Vec<OutFile> {
+/// `static/` are copied after everything else), with the `maps` it shows.
+fn home_files(
+    assets: &Assets,
+    editions: &[Edition],
+    books: &[BookReport],
+    maps: &[html::MapLink],
+) -> Vec<OutFile> {
     let mut home: Vec<OutFile> = ["s.css", "favicon.svg"]
         .into_iter()
         .map(|name| OutFile::new(name, assets.get(name)))
@@ -50,7 +55,10 @@ fn home_files(assets: &Assets, editions: &[Edition], books: &[BookReport]) -> Ve
         .filter(|b| !b.left_out)
         .map(|b| b.file.as_str())
         .collect();
-    home.push(OutFile::new("index.html", html::home_page(editions, &made)));
+    home.push(OutFile::new(
+        "index.html",
+        html::home_page(editions, &made, maps),
+    ));
     home
 }
 
@@ -240,7 +248,13 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
     }
     let books = books_report(books, gifs, assets, sink)?;
     let mut home = Report::default();
-    let home_files = home_files(assets, &editions, &books.books);
+    let maps = timed(timings, "maps", || maps(&solver, &hanoi));
+    let links: Vec<html::MapLink> = maps.iter().map(|(f, w, _)| (f.as_str(), *w)).collect();
+    let mut home_files = home_files(assets, &editions, &books.books, &links);
+    home_files.extend(
+        maps.iter()
+            .map(|(f, _, m)| OutFile::new(f.as_str(), m.svg.clone())),
+    );
     count(&mut home, &home_files);
     sink.put(home_files)?;
     for (path, from) in assets.extras() {

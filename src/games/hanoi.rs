@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::game::{Face, Game, Note, Outcome, Side, Texts};
+use crate::game::{Face, Game, MapStyle, Note, Outcome, Side, Texts};
 
 /// The fewest discs `--hanoi-discs` takes.
 pub const MIN_DISCS: u8 = 3;
@@ -281,9 +281,36 @@ many moves are left after selecting it. The best pegs are framed: follow them an
 is solved in the fewest moves, 2^N - 1 for N discs.",
         analysis_start: "Start the puzzle",
     };
+    const MAP: Option<MapStyle> = Some(MapStyle::Graph);
 
     fn start(rules: Rules) -> Hanoi {
         Hanoi::start(rules)
+    }
+
+    /// The Sierpinski triangle: the largest disc's peg picks a corner's
+    /// half-size triangle (left peg bottom left, middle peg the top, right
+    /// peg bottom right), and so on down to the smallest disc. Inside the
+    /// triangle of a disc on one peg, the other two pegs' corners swap,
+    /// so the position that lets that disc move to a peg (every smaller
+    /// disc on the third) is the corner nearest that peg's triangle: each
+    /// move is an edge of length 1, and all discs on one peg a corner.
+    fn map_point(self) -> Option<(f64, f64)> {
+        if self.lifted().is_some() {
+            return None;
+        }
+        let height = 3f64.sqrt() / 2.0;
+        let corners = [(0.0, 2.0 * height), (1.0, 0.0), (2.0, 2.0 * height)];
+        let mut corner_of = [0usize, 1, 2];
+        let (mut x, mut y) = (0.0, 0.0);
+        for disc in (0..self.discs).rev() {
+            let peg = usize::from(self.peg_of(disc));
+            let scale = f64::from(1u32 << disc) / 2.0;
+            let (cx, cy) = corners[corner_of[peg]];
+            x += cx * scale;
+            y += cy * scale;
+            corner_of.swap((peg + 1) % 3, (peg + 2) % 3);
+        }
+        Some((x, y))
     }
 
     fn moves(self) -> impl Iterator<Item = u8> {

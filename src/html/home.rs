@@ -93,8 +93,12 @@ impl Writer {
 /// The page's title.
 const TITLE: &str = "Tic-tac-toe and the Towers of Hanoi";
 
+/// A map of a whole game on the home page: its path in the site and what
+/// it shows, in words.
+pub type MapLink<'a> = (&'a str, &'a str);
+
 /// The body of the home page, as the template or minified.
-fn body(out: String, full: bool, editions: &[Edition], books: &[&str]) -> String {
+fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[MapLink]) -> String {
     let made = |e: &Edition, suffix: &str| {
         let file = format!("{EBOOKS}/{}{suffix}", e.book_stem());
         books.contains(&file.as_str()).then_some(file)
@@ -124,6 +128,26 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str]) -> String
         w.p(|w| w.text(e.about));
         w.ul(&e.contents, |w, (line, target)| {
             w.link(&path(e, *target), |w| w.text(line));
+        });
+    }
+    if !maps.is_empty() {
+        w.heading("h2", Some("maps"), "Maps: a whole game in one picture");
+        w.p(|w| w.text("Each map is one drawing of a whole game, generated from the solver: the map of optimal tic-tac-toe for X and for O, after xkcd 832 (your move is the large red mark; when the other side answers in a square, that square holds the map from there), and every position of the Towers of Hanoi. Zoom in as far as you like; every move in the map is a link to its board."));
+        w.p(|w| {
+            for (file, words) in maps {
+                w.link(file, |w| {
+                    w.out.push_str("<img src=");
+                    w.value(file);
+                    w.out.push_str(" alt=");
+                    w.value(words);
+                    w.out.push_str(" width=");
+                    w.value("240");
+                    w.out.push_str(" height=");
+                    w.value("240");
+                    w.out.push('>');
+                });
+                w.text(" ");
+            }
         });
     }
     w.heading("h2", Some("ebooks"), "On a Kindle or another e-reader");
@@ -193,18 +217,19 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str]) -> String
     w.out
 }
 
-/// The home page, minified: the editions' starts, and the books `books`
-/// made, by their paths in the site (a PDF left out is not listed).
-pub fn home_page(editions: &[Edition], books: &[&str]) -> Vec<u8> {
+/// The home page, minified: the editions' starts, the `maps`, and the
+/// books `books` made, by their paths in the site (a PDF left out is not
+/// listed).
+pub fn home_page(editions: &[Edition], books: &[&str], maps: &[MapLink]) -> Vec<u8> {
     let mut out = String::with_capacity(8 * 1024);
     push_head(&mut out, TITLE, true);
-    let mut out = body(out, false, editions, books);
+    let mut out = body(out, false, editions, books, maps);
     out.push_str("</main>");
     out.into_bytes()
 }
 
 /// The home page's template: what [`home_page`] is the minified form of.
-pub fn home_markup(editions: &[Edition], books: &[&str]) -> maud::Markup {
-    let body = body(String::new(), true, editions, books);
+pub fn home_markup(editions: &[Edition], books: &[&str], maps: &[MapLink]) -> maud::Markup {
+    let body = body(String::new(), true, editions, books, maps);
     layout(TITLE, true, &[], PreEscaped(body))
 }

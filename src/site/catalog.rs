@@ -4,10 +4,11 @@
 
 use crate::editions::vs_computer::{self, Match};
 use crate::editions::{analysis, gamebook, two_player};
-use crate::game::Game;
+use crate::game::{Game, Side};
 use crate::games::hanoi::{self, Hanoi};
 use crate::games::tictactoe::Board;
 use crate::graph::StateGraph;
+use crate::map::{self, Map};
 use crate::screen::Edition;
 use crate::solver::Solver;
 
@@ -28,6 +29,35 @@ pub const HANOI_ANALYSIS: &str = "hanoi-analysis";
 
 /// The print gamebook's slug: its PDF is `ebooks/tictactoe-gamebook.pdf`.
 pub const GAMEBOOK: &str = "gamebook";
+
+/// The maps' folder.
+pub const MAPS: &str = "map";
+
+/// The maps of whole games: each file's path in the site, what it shows
+/// in words (the home page's picture of it), and the map. A game's map
+/// is listed here and drawn by `map` from its [`Game::MAP`].
+pub fn maps(solver: &Solver<Board>, hanoi: &Solver<Hanoi>) -> Vec<(String, &'static str, Map)> {
+    let makers: [(&str, &'static str, &(dyn Fn() -> Map + Sync)); 3] = [
+        (
+            "tictactoe-x",
+            "The map of optimal tic-tac-toe for X",
+            &|| map::marks(solver, Side::First, ANALYSIS),
+        ),
+        (
+            "tictactoe-o",
+            "The map of optimal tic-tac-toe for O",
+            &|| map::marks(solver, Side::Second, ANALYSIS),
+        ),
+        (
+            "hanoi",
+            "The map of every position of the Towers of Hanoi",
+            &|| map::graph(hanoi, HANOI_ANALYSIS),
+        ),
+    ];
+    crate::par::map(&makers, |(name, words, make)| {
+        (format!("{MAPS}/{name}.svg"), *words, make())
+    })
+}
 
 /// The images every game of the site draws its cells with: what
 /// `static/` must hold, as `.svg` and `.gif`.

@@ -12,6 +12,7 @@ mod hanoi;
 mod huff_readers;
 mod kindlegen;
 mod levels;
+mod map;
 mod pdf;
 mod tools;
 mod toy_game;

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use super::{Board, Cell, Player, Rules, Square, Status};
-use crate::game::{Face, Game, Note, Outcome, Side, Texts, Verdict};
+use crate::game::{Face, Game, MapStyle, Note, Outcome, Side, Texts, Verdict};
 
 /// The image of a square, without extension: the one list of image names.
 /// The web uses `<name>.svg`, the books `<name>.gif`: an empty square,
@@ -97,6 +97,11 @@ making it, with best play from both sides: win in N, draw or loss in N, where N 
 winner's moves. The best moves are framed.",
         analysis_start: "Start from the empty board",
     };
+    /// The marks as the square images draw them (`x.svg`, `o.svg`).
+    const MAP: Option<MapStyle> = Some(MapStyle::Marks([
+        "<path d=\"M27 27L73 73M73 27L27 73\"/>",
+        "<circle cx=\"50\" cy=\"50\" r=\"25\"/>",
+    ]));
 
     fn start(rules: Rules) -> Board {
         Board::start(rules)
@@ -128,6 +133,13 @@ winner's moves. The best moves are framed.",
 
     fn grid(self) -> (usize, usize) {
         (3, 3)
+    }
+
+    fn holder(self, index: usize) -> Option<Side> {
+        match self.cell(Square::ALL[index]) {
+            Cell::Empty => None,
+            Cell::Taken(p) => Some(p.into()),
+        }
     }
 
     fn face(self, index: usize) -> Face<Square> {

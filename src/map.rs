@@ -1,0 +1,486 @@
+//! The map of a whole game in one picture, as standalone SVG: for a game
+//! of placing marks ([`MapStyle::Marks`]), xkcd 832's map of optimal play
+//! for one side, generated from the solver; for a puzzle
+//! ([`MapStyle::Graph`]), its state graph as the game lays it out (the
+//! Towers of Hanoi's Sierpinski triangle), with the shortest solution in
+//! the map colour. Every move of the map player, and every node of a
+//! puzzle's map, is a link to its position's page in the analysis edition.
+//!
+//! Invariant: the map player never loses. It plays a move the solver
+//! scores best (a win as soon as possible, else a draw), and among those
+//! the one with the fewest boards below it ([`plan`]), so the map has the
+//! fewest boards these rules allow. Every opponent reply has its map in
+//! the reply's cell, or, where the reply ends the game, its mark. Links
+//! never nest, and each link's clickable area is exactly its cell. The
+//! same solver gives the same bytes.
+
+use rustc_hash::FxHashMap;
+
+use crate::game::{Game, MapStyle, Side};
+use crate::markup;
+
+/// `text` escaped for SVG's text and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    markup::escape(&mut out, text);
+    out
+}
+use crate::screen::push_page_name;
+use crate::solver::Solver;
+
+/// The map colour, for the map player's marks and a puzzle's solution.
+pub const COLOUR: &str = "#c8102e";
+
+/// The side of a tic-tac-toe map in SVG units: 3^6, so that every cell,
+/// down to the smallest (3 units, five levels down), is a whole number.
+pub const SIDE: u32 = 729;
+
+/// A map, made: its SVG, and what the README and the tests count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Map {
+    /// The standalone SVG document.
+    pub svg: Vec<u8>,
+    /// Boards drawn (a puzzle: its nodes).
+    pub boards: usize,
+    /// Links (a puzzle: its nodes; a marks map: the map player's moves).
+    pub links: usize,
+}
+
+/// For each position where the map player moves in the map: the move it
+/// makes, and the boards of the map from there (that position's included).
+pub struct Plan<G: Game> {
+    choice: FxHashMap<G, (G::Move, usize)>,
+}
+
+impl<G: Game> Plan<G> {
+    /// The move the map makes at `position` and its count of boards.
+    pub fn choice(&self, position: G) -> Option<(G::Move, usize)> {
+        self.choice.get(&position).copied()
+    }
+}
+
+/// Plans the map of `player`'s optimal play, from `start` where `player`
+/// moves (the opponent's replies after each map move are all followed).
+fn plan_from<G: Game>(solver: &Solver<G>, position: G, plan: &mut Plan<G>) -> usize {
+    if let Some((_, boards)) = plan.choice(position) {
+        return boards;
+    }
+    let scores = solver.move_scores(position);
+    let best = scores.iter().map(|(_, s)| *s).max().expect("a move");
+    let mut chosen: Option<(G::Move, usize)> = None;
+    for (mov, _) in scores.into_iter().filter(|(_, s)| *s == best) {
+        let after = position.play(mov).expect("a legal move");
+        let below = 1 + replies_boards(solver, after, plan);
+        if chosen.is_none_or(|(_, b)| below < b) {
+            chosen = Some((mov, below));
+        }
+    }
+    let chosen = chosen.expect("a best move");
+    plan.choice.insert(position, chosen);
+    chosen.1
+}
+
+/// The boards below `after` (the opponent to move): each reply that does
+/// not end the game has the map player's map.
+fn replies_boards<G: Game>(solver: &Solver<G>, after: G, plan: &mut Plan<G>) -> usize {
+    crate::graph::moves(after)
+        .filter(|(_, next)| !next.is_over())
+        .map(|(_, next)| plan_from(solver, next, plan))
+        .sum()
+}
+
+/// The map of `player`'s optimal play from the start of `solver`'s game:
+/// which move it makes wherever the map shows it to move, and the count
+/// of boards of the whole map.
+pub fn plan<G: Game>(solver: &Solver<G>, player: Side) -> (Plan<G>, usize) {
+    let mut plan = Plan {
+        choice: FxHashMap::default(),
+    };
+    let start = solver.graph().root();
+    let boards = if start.mover() == player {
+        plan_from(solver, start, &mut plan)
+    } else {
+        // The opponent's first moves, each square holding the map after it.
+        1 + replies_boards(solver, start, &mut plan)
+    };
+    (plan, boards)
+}
+
+/// A square of the drawing: its top left corner and its side.
+#[derive(Clone, Copy)]
+struct Square {
+    x: u32,
+    y: u32,
+    side: u32,
+}
+
+impl Square {
+    /// Cell `index` (reading order) of a grid of `cols` columns.
+    fn cell(self, index: usize, cols: usize) -> Square {
+        let side = self.side / cols as u32;
+        Square {
+            x: self.x + side * (index % cols) as u32,
+            y: self.y + side * (index / cols) as u32,
+            side,
+        }
+    }
+}
+
+/// The drawing of a marks map as it is made: the grids, the marks
+/// already on the boards, and the links, each kept apart so that each
+/// kind is drawn with one style, links on top.
+struct Marks<'a, G: Game> {
+    plan: &'a Plan<G>,
+    player: Side,
+    analysis: &'a str,
+    /// Each board's grid lines, by the board's side.
+    grids: std::collections::BTreeMap<u32, String>,
+    marks: String,
+    links: String,
+    boards: usize,
+    link_count: usize,
+}
+
+impl<G: Game> Marks<'_, G> {
+    /// A board: its grid and the marks on it.
+    fn board(&mut self, position: G, at: Square) {
+        use std::fmt::Write as _;
+        let (rows, cols) = position.grid();
+        debug_assert_eq!(rows, cols, "a square grid");
+        self.boards += 1;
+        let cell = at.side / cols as u32;
+        let grids = self.grids.entry(at.side).or_default();
+        for i in 1..cols as u32 {
+            let _ = write!(
+                grids,
+                "M{} {}v{}M{} {}h{}",
+                at.x + i * cell,
+                at.y,
+                at.side,
+                at.x,
+                at.y + i * cell,
+                at.side
+            );
+        }
+        for index in 0..rows * cols {
+            if let Some(side) = position.holder(index) {
+                self.mark(side, at.cell(index, cols));
+            }
+        }
+    }
+
+    fn mark(&mut self, side: Side, at: Square) {
+        use std::fmt::Write as _;
+        let id = if side == Side::First { "m0" } else { "m1" };
+        let _ = write!(
+            self.marks,
+            "<use href=\"#{id}\" x=\"{}\" y=\"{}\" width=\"{s}\" height=\"{s}\"/>",
+            at.x,
+            at.y,
+            s = at.side
+        );
+    }
+
+    /// The map player's board at `position`: its move a link, and the map
+    /// after each reply in the reply's cell.
+    fn map(&mut self, position: G, at: Square, moves: &str) {
+        use std::fmt::Write as _;
+        self.board(position, at);
+        let (mov, _) = self.plan.choice(position).expect("a planned position");
+        let after = position.play(mov).expect("a legal move");
+        let cols = position.grid().1;
+        let cell = at.cell(G::cell(mov), cols);
+        let moves = said::<G>(moves, self.player, mov);
+        self.link_count += 1;
+        let mut href = format!("../{}/", self.analysis);
+        push_page_name(&mut href, after.key());
+        let _ = write!(
+            self.links,
+            "<a href=\"{href}\"><title>{}</title><rect x=\"{x}\" y=\"{y}\" width=\"{s}\" height=\"{s}\"/>\
+<use href=\"#p\" x=\"{x}\" y=\"{y}\" width=\"{s}\" height=\"{s}\"/></a>",
+            escape(&moves),
+            x = cell.x,
+            y = cell.y,
+            s = cell.side
+        );
+        self.replies(after, at, &moves);
+    }
+
+    /// In each empty cell of `after` (the opponent to move), the map after
+    /// that reply, or the reply's mark where it ends the game.
+    fn replies(&mut self, after: G, at: Square, moves: &str) {
+        let cols = after.grid().1;
+        for (reply, next) in crate::graph::moves(after) {
+            let cell = at.cell(G::cell(reply), cols);
+            if next.is_over() {
+                self.mark(self.player.opponent(), cell);
+            } else {
+                let moves = said::<G>(moves, self.player.opponent(), reply);
+                self.map(next, cell, &moves);
+            }
+        }
+    }
+}
+
+/// `moves` and then `side`'s `mov`, in words: "X centre, O top left".
+fn said<G: Game>(moves: &str, side: Side, mov: G::Move) -> String {
+    let sep = if moves.is_empty() { "" } else { ", " };
+    format!("{moves}{sep}{} {}", G::side_name(side), G::move_name(mov))
+}
+
+/// The start of a standalone SVG document of `width` by `height` units,
+/// with its title and description.
+fn svg_head(width: f64, height: f64, title: &str, desc: &str) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" role=\"img\">\
+<title>{}</title><desc>{}</desc>",
+        escape(title),
+        escape(desc)
+    )
+}
+
+/// The map of `player`'s optimal play in `solver`'s game of placing marks,
+/// linking to the analysis edition at `../<analysis>/`.
+///
+/// # Panics
+/// If the game's map is not [`MapStyle::Marks`].
+pub fn marks<G: Game>(solver: &Solver<G>, player: Side, analysis: &str) -> Map {
+    let Some(MapStyle::Marks(shapes)) = G::MAP else {
+        panic!("not a game of marks");
+    };
+    let (plan, boards) = plan(solver, player);
+    let mut m = Marks {
+        plan: &plan,
+        player,
+        analysis,
+        grids: Default::default(),
+        marks: String::new(),
+        links: String::new(),
+        boards: 0,
+        link_count: 0,
+    };
+    let start = solver.graph().root();
+    let whole = Square {
+        x: 0,
+        y: 0,
+        side: SIDE,
+    };
+    if start.mover() == player {
+        m.map(start, whole, "");
+    } else {
+        m.board(start, whole);
+        m.replies(start, whole, "");
+    }
+    debug_assert_eq!(m.boards, boards, "the plan counts the boards drawn");
+    let name = G::side_name(player);
+    let other = G::side_name(player.opponent());
+    let mut svg = svg_head(
+        f64::from(SIDE),
+        f64::from(SIDE),
+        &format!("{}: the map of optimal play for {name}", G::TEXTS.title),
+        &format!(
+            "{name}'s move is the large mark in the map colour. When {other} answers in a \
+square, that square holds the map of the game from there, a third of the size. {name} never \
+loses: every move is the best the solver finds, a win as soon as possible, else a draw. Each \
+of {name}'s moves links to the analysis of the board after it. {boards} boards."
+        ),
+    );
+    // The marks: each side's in black, the map player's heavier, in the
+    // map colour (so it stands apart in grayscale too). Stroke widths are
+    // in the 100-unit cell of each mark, so they scale with it.
+    for (id, side, stroke, width) in [
+        ("m0", Side::First, "#222", 6),
+        ("m1", Side::Second, "#222", 6),
+        ("p", player, COLOUR, 13),
+    ] {
+        let shape = shapes[usize::from(side == Side::Second)];
+        svg += &format!(
+            "<symbol id=\"{id}\" viewBox=\"0 0 100 100\"><g fill=\"none\" stroke=\"{stroke}\" \
+stroke-width=\"{width}\" stroke-linecap=\"round\">{shape}</g></symbol>"
+        );
+    }
+    svg += &format!("<rect width=\"{SIDE}\" height=\"{SIDE}\" fill=\"#fff\"/>");
+    // Each board's lines a hundredth of its side.
+    for (side, d) in m.grids.iter().rev() {
+        let width = f64::from(*side) / 100.0;
+        svg +=
+            &format!("<path fill=\"none\" stroke=\"#444\" stroke-width=\"{width:.2}\" d=\"{d}\"/>");
+    }
+    svg += &format!(
+        "<g>{}</g><g fill=\"#fff\" fill-opacity=\"0\">{}</g></svg>\n",
+        m.marks, m.links
+    );
+    Map {
+        svg: svg.into_bytes(),
+        boards,
+        links: m.link_count,
+    }
+}
+
+/// The map of a puzzle: its state graph, each resting position a node
+/// linking to its page in `../<analysis>/`, one move an edge, and the
+/// shortest solution from the start in the map colour.
+///
+/// # Panics
+/// If the game's map is not [`MapStyle::Graph`].
+pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
+    use std::fmt::Write as _;
+    assert_eq!(G::MAP, Some(MapStyle::Graph), "not a puzzle's map");
+    let nodes: Vec<(G, (f64, f64))> = solver
+        .graph()
+        .boards()
+        .iter()
+        .filter_map(|&p| p.map_point().map(|at| (p, at)))
+        .collect();
+    let margin = 1.0;
+    let width = nodes.iter().map(|(_, (x, _))| *x).fold(0.0, f64::max) + 2.0 * margin;
+    let height = nodes.iter().map(|(_, (_, y))| *y).fold(0.0, f64::max) + 2.0 * margin;
+    let at = |p: G| {
+        let (x, y) = p.map_point().expect("a node");
+        (x + margin, y + margin)
+    };
+    // Each edge once, whichever end it is found from (the solved position
+    // has no moves of its own).
+    let pairs: std::collections::BTreeSet<(G, G)> = nodes
+        .iter()
+        .flat_map(|&(p, _)| {
+            resting_neighbours(p)
+                .into_iter()
+                .map(move |q| (p.min(q), p.max(q)))
+        })
+        .collect();
+    let mut edges = String::new();
+    for (p, q) in pairs {
+        let ((x1, y1), (x2, y2)) = (at(p), at(q));
+        let _ = write!(edges, "M{x1:.3} {y1:.3}L{x2:.3} {y2:.3}");
+    }
+    let solution = solution(solver);
+    let mut path = String::new();
+    for (i, &p) in solution.iter().enumerate() {
+        let (x, y) = at(p);
+        let _ = write!(path, "{}{x:.3} {y:.3}", if i == 0 { "M" } else { "L" });
+    }
+    let mut links = String::new();
+    for &(p, _) in &nodes {
+        let (x, y) = at(p);
+        let mut title = String::new();
+        p.push_title(&mut title);
+        let mut href = format!("../{analysis}/");
+        push_page_name(&mut href, p.key());
+        let on_path = solution.contains(&p);
+        let _ = write!(
+            links,
+            "<a href=\"{href}\"><title>{}</title><circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"0.3\"{}/></a>",
+            escape(&title),
+            if on_path { " class=\"s\"" } else { "" }
+        );
+    }
+    let moves = solution.len() - 1;
+    let mut svg = svg_head(
+        width,
+        height,
+        &format!("{}: the map of every position", G::TEXTS.title),
+        &format!(
+            "Every position with no disc lifted is a dot, and a line joins two positions one \
+move apart: the Sierpinski triangle. All the discs on one peg are its three corners. The \
+shortest solution, {moves} moves from the start to the solved position, is drawn in the map \
+colour along one side. Each dot links to the analysis of its position. {} positions.",
+            nodes.len()
+        ),
+    );
+    let _ = write!(
+        svg,
+        "<style>.s{{fill:{COLOUR}}}</style><rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>\
+<path fill=\"none\" stroke=\"#777\" stroke-width=\"0.08\" d=\"{edges}\"/>\
+<path fill=\"none\" stroke=\"{COLOUR}\" stroke-width=\"0.25\" stroke-linecap=\"round\" d=\"{path}\"/>\
+<g fill=\"#222\">{links}</g></svg>\n"
+    );
+    Map {
+        svg: svg.into_bytes(),
+        boards: nodes.len(),
+        links: nodes.len(),
+    }
+}
+
+/// The nodes of a puzzle's map one move from `p`: directly, or through a
+/// position that is no node (a disc lifted), never back to `p`.
+pub fn resting_neighbours<G: Game>(p: G) -> Vec<G> {
+    let mut out = Vec::new();
+    for (_, next) in crate::graph::moves(p) {
+        if next.map_point().is_some() {
+            out.push(next);
+            continue;
+        }
+        for (_, then) in crate::graph::moves(next) {
+            if then != p && then.map_point().is_some() {
+                out.push(then);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The shortest solution from the puzzle's start, by its nodes: each step
+/// the first best move the solver scores, to the solved position.
+pub fn solution<G: Game>(solver: &Solver<G>) -> Vec<G> {
+    let mut p = solver.graph().root();
+    let mut path = vec![p];
+    while !p.is_over() {
+        let scores = solver.move_scores(p);
+        let (mov, _) = *scores
+            .iter()
+            .max_by_key(|(_, s)| *s)
+            .expect("a move from an unsolved position");
+        p = p.play(mov).expect("a legal move");
+        if p.map_point().is_some() {
+            path.push(p);
+        }
+    }
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tictactoe::Board;
+    use crate::graph::StateGraph;
+
+    #[test]
+    fn every_hanoi_move_is_an_edge_of_length_one_and_the_corners_are_whole_stacks() {
+        for discs in 3..=7 {
+            let solver = crate::site::hanoi_solver(discs);
+            for &p in solver.graph().boards() {
+                let Some((x, y)) = p.map_point() else {
+                    continue;
+                };
+                for q in resting_neighbours(p) {
+                    let (u, v) = q.map_point().unwrap();
+                    let d = ((x - u).powi(2) + (y - v).powi(2)).sqrt();
+                    assert!((d - 1.0).abs() < 1e-9, "{p:?} to {q:?}: {d}");
+                }
+            }
+            let side = f64::from((1u32 << discs) - 1);
+            let h = side * 3f64.sqrt() / 2.0;
+            let n = usize::from(discs);
+            for (peg, (cx, cy)) in [(0, (0.0, h)), (1, (side / 2.0, 0.0)), (2, (side, h))] {
+                let stack = crate::games::hanoi::Hanoi::from_pegs(&vec![peg; n]).unwrap();
+                let (x, y) = stack.map_point().unwrap();
+                assert!(
+                    (x - cx).abs() < 1e-9 && (y - cy).abs() < 1e-9,
+                    "{discs} discs on {peg}"
+                );
+            }
+            assert_eq!(solution(&solver).len(), (1 << discs) as usize);
+        }
+    }
+
+    #[test]
+    fn the_same_solver_gives_the_same_map() {
+        let solver = Solver::new(StateGraph::<Board>::new());
+        let a = marks(&solver, Side::First, "analysis");
+        assert_eq!(a, marks(&solver, Side::First, "analysis"));
+        assert_eq!(a.boards, a.links);
+    }
+}

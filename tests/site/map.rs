@@ -1,0 +1,390 @@
+//! The maps of whole games, read back from the built SVGs and proven: the
+//! tree of each tic-tac-toe map rebuilt from its links and their squares
+//! and checked against the solver (every reply covered, every map move
+//! best, every link on its position's page, the fewest boards), and the
+//! Towers of Hanoi's map checked against the puzzle (every resting
+//! position once, the edges exactly the legal moves, the corners, the
+//! shortest solution).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use std::collections::HashMap as FxHashMap;
+use tictactoe_book::game::{Game, Side};
+use tictactoe_book::games::hanoi::Hanoi;
+use tictactoe_book::games::tictactoe::Board;
+use tictactoe_book::graph::StateGraph;
+use tictactoe_book::solver::Solver;
+
+use crate::common::*;
+
+/// The value of attribute `name` in the tag `tag` (its text up to `>`).
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(&tag[at..at + tag[at..].find('"')?])
+}
+
+fn num(tag: &str, name: &str) -> f64 {
+    attr(tag, name)
+        .unwrap_or_else(|| panic!("{name} in {tag}"))
+        .parse()
+        .unwrap()
+}
+
+/// A square of the map, in whole units: x, y and side.
+type Sq = (u32, u32, u32);
+
+fn square(tag: &str) -> Sq {
+    let n = |a| num(tag, a) as u32;
+    let (w, h) = (n("width"), n("height"));
+    assert_eq!(w, h, "a square: {tag}");
+    (n("x"), n("y"), w)
+}
+
+/// An SVG map read back: its links (the square of each, with its `href`
+/// and accessible name), and the marks outside links (their squares and
+/// symbols).
+struct MarksMap {
+    links: BTreeMap<Sq, (String, String)>,
+    marks: BTreeMap<Sq, String>,
+}
+
+fn read_marks_map(svg: &str) -> MarksMap {
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 729 729\""));
+    assert!(!svg[..200].contains(" width=\""), "no fixed size");
+    assert!(svg.contains("<title>") && svg.contains("<desc>"));
+    let mut links = BTreeMap::new();
+    let mut marks = BTreeMap::new();
+    let mut rest = svg;
+    while let Some(at) = rest.find('<') {
+        rest = &rest[at..];
+        let tag = &rest[..rest.find('>').unwrap() + 1];
+        if tag.starts_with("<a ") {
+            let end = rest.find("</a>").unwrap();
+            let link = &rest[..end];
+            assert!(!link[2..].contains("<a "), "links never nest");
+            let href = attr(tag, "href").unwrap().to_string();
+            let name = link
+                .split("<title>")
+                .nth(1)
+                .unwrap()
+                .split("</title>")
+                .next()
+                .unwrap();
+            // The clickable area: a rectangle exactly the square.
+            let rect = &link[link.find("<rect").unwrap()..];
+            let rect = &rect[..rect.find('>').unwrap() + 1];
+            let sq = square(rect);
+            let mark = &link[link.find("<use").unwrap()..];
+            assert_eq!(square(&mark[..mark.find('>').unwrap() + 1]), sq);
+            assert!(
+                links.insert(sq, (href, name.to_string())).is_none(),
+                "one link a square"
+            );
+            rest = &rest[end..];
+        } else if tag.starts_with("<use ") {
+            let symbol = attr(tag, "href").unwrap().to_string();
+            assert!(
+                marks.insert(square(tag), symbol).is_none(),
+                "one mark a square"
+            );
+        }
+        rest = &rest[1..];
+    }
+    MarksMap { links, marks }
+}
+
+fn cell(at: Sq, index: usize) -> Sq {
+    let s = at.2 / 3;
+    (
+        at.0 + s * (index % 3) as u32,
+        at.1 + s * (index / 3) as u32,
+        s,
+    )
+}
+
+fn symbol(side: Side) -> &'static str {
+    if side == Side::First { "#m0" } else { "#m1" }
+}
+
+/// Walks a marks map as a reader does, checking every board against the
+/// solver; returns the boards seen.
+struct Walk<'a> {
+    map: &'a MarksMap,
+    solver: &'a Solver<Board>,
+    player: Side,
+    links_seen: usize,
+    boards: usize,
+}
+
+impl Walk<'_> {
+    /// The marks already on `p`, each its side's symbol in its cell.
+    fn board(&mut self, p: Board, at: Sq) {
+        self.boards += 1;
+        for i in 0..9 {
+            if let Some(side) = p.holder(i) {
+                assert_eq!(
+                    self.map.marks.get(&cell(at, i)).map(String::as_str),
+                    Some(symbol(side)),
+                    "{p:?} cell {i}"
+                );
+            }
+        }
+    }
+
+    fn map(&mut self, p: Board, at: Sq, moves: &str) {
+        self.board(p, at);
+        let linked: Vec<usize> = (0..9)
+            .filter(|&i| self.map.links.contains_key(&cell(at, i)))
+            .collect();
+        assert_eq!(
+            linked.len(),
+            1,
+            "{moves}: one move of the map player on its board"
+        );
+        let m = linked[0];
+        let (href, name) = &self.map.links[&cell(at, m)];
+        self.links_seen += 1;
+        let mov = sq(m);
+        let scores = self.solver.move_scores(p);
+        let best = scores.iter().map(|(_, s)| *s).max().unwrap();
+        let score = scores
+            .iter()
+            .find(|(s, _)| *s == mov)
+            .expect("a legal move")
+            .1;
+        assert_eq!(score, best, "{moves}: the map plays a best move");
+        assert!(!score.is_loss(), "the map player never loses");
+        let after = p.play(mov).unwrap();
+        assert_eq!(
+            href,
+            &format!("../analysis/{}", page_name(after)),
+            "{moves}"
+        );
+        let said = words(moves, self.player, m);
+        assert_eq!(name, &said);
+        for (reply, next) in tictactoe_book::graph::moves(after) {
+            let c = cell(at, reply.index());
+            if next.is_over() {
+                assert_eq!(
+                    self.map.marks.get(&c).map(String::as_str),
+                    Some(symbol(self.player.opponent()))
+                );
+            } else {
+                self.map(
+                    next,
+                    c,
+                    &words(&said, self.player.opponent(), reply.index()),
+                );
+            }
+        }
+        // Where the map's move ends the game, the other squares stay empty.
+        if after.is_over() {
+            for i in (0..9).filter(|&i| after.holder(i).is_none()) {
+                assert!(
+                    !self.map.marks.contains_key(&cell(at, i))
+                        && !self.map.links.contains_key(&cell(at, i))
+                );
+            }
+        }
+    }
+}
+
+fn words(moves: &str, side: Side, index: usize) -> String {
+    let sep = if moves.is_empty() { "" } else { ", " };
+    format!(
+        "{moves}{sep}{} {}",
+        Board::side_name(side),
+        Board::move_name(sq(index))
+    )
+}
+
+/// The fewest boards a map of `player`'s best play from `p` (the player to
+/// move) can have: this board and, for each best move, the maps after the
+/// replies that do not end the game, the smallest.
+fn fewest(solver: &Solver<Board>, p: Board, memo: &mut FxHashMap<Board, usize>) -> usize {
+    if let Some(&n) = memo.get(&p) {
+        return n;
+    }
+    let scores = solver.move_scores(p);
+    let best = scores.iter().map(|(_, s)| *s).max().unwrap();
+    let n = scores
+        .iter()
+        .filter(|(_, s)| *s == best)
+        .map(|(m, _)| {
+            let after = p.play(*m).unwrap();
+            1 + tictactoe_book::graph::moves(after)
+                .filter(|(_, q)| !q.is_over())
+                .map(|(_, q)| fewest(solver, q, memo))
+                .sum::<usize>()
+        })
+        .min()
+        .unwrap();
+    memo.insert(p, n);
+    n
+}
+
+#[test]
+fn each_tic_tac_toe_map_is_optimal_play_with_the_fewest_boards_and_every_move_links_its_board() {
+    let solver = Solver::new(StateGraph::<Board>::new());
+    let start = solver.graph().root();
+    let whole = (0, 0, 729);
+    for (file, player) in [("tictactoe-x", Side::First), ("tictactoe-o", Side::Second)] {
+        let svg = std::fs::read_to_string(built().join(format!("map/{file}.svg"))).unwrap();
+        let map = read_marks_map(&svg);
+        let mut walk = Walk {
+            map: &map,
+            solver: &solver,
+            player,
+            links_seen: 0,
+            boards: 0,
+        };
+        let mut memo = FxHashMap::new();
+        let least = if player == Side::First {
+            walk.map(start, whole, "");
+            fewest(&solver, start, &mut memo)
+        } else {
+            walk.board(start, whole);
+            for (reply, next) in tictactoe_book::graph::moves(start) {
+                walk.map(
+                    next,
+                    cell(whole, reply.index()),
+                    &words("", Side::First, reply.index()),
+                );
+            }
+            1 + tictactoe_book::graph::moves(start)
+                .map(|(_, q)| fewest(&solver, q, &mut memo))
+                .sum::<usize>()
+        };
+        // Every link was reached, and links only to the analysis pages.
+        assert_eq!(
+            walk.links_seen,
+            map.links.len(),
+            "{file}: a link the walk did not reach"
+        );
+        assert!(
+            map.links
+                .values()
+                .all(|(h, _)| h.starts_with("../analysis/"))
+        );
+        assert_eq!(walk.boards, least, "{file}: the fewest boards");
+        // The smallest square is 3 units of the 729 (2 mm on a 486 mm map).
+        let smallest = map.links.keys().map(|s| s.2).min().unwrap();
+        assert_eq!(smallest, 3, "{file}");
+        eprintln!(
+            "{file}: {} boards, {} links, {} bytes",
+            walk.boards,
+            map.links.len(),
+            svg.len()
+        );
+        // Every link lands on an analysis page of the site.
+        for (href, _) in map.links.values() {
+            let page = built().join("map").join(href);
+            assert!(page.is_file(), "{file}: {href}");
+        }
+    }
+}
+
+#[test]
+fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest_solution() {
+    let svg = std::fs::read_to_string(built().join("map/hanoi.svg")).unwrap();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "));
+    assert!(svg.contains("<title>") && svg.contains("<desc>"));
+    let solver = tictactoe_book::site::hanoi_solver(4);
+    let resting: BTreeSet<Hanoi> = solver
+        .graph()
+        .boards()
+        .iter()
+        .copied()
+        .filter(|p| p.lifted().is_none())
+        .collect();
+    assert_eq!(resting.len(), 81);
+    let by_key: BTreeMap<u32, Hanoi> = resting.iter().map(|p| (p.key(), *p)).collect();
+    // Nodes: a link each, a dot at its point.
+    let point = |x: f64, y: f64| ((x * 1000.0).round() as i64, (y * 1000.0).round() as i64);
+    let mut at: BTreeMap<(i64, i64), Hanoi> = BTreeMap::new();
+    let mut solution_dots = BTreeSet::new();
+    for link in svg.split("<a ").skip(1) {
+        let href = attr(&format!(" {link}"), "href").unwrap().to_string();
+        let key = href
+            .strip_prefix("../hanoi-analysis/")
+            .and_then(|h| h.strip_suffix(".html"))
+            .map(|k| u32::from_str_radix(k, 16).unwrap())
+            .unwrap_or_else(|| panic!("{href}"));
+        let p = by_key[&key];
+        let circle = &link[link.find("<circle").unwrap()..];
+        let circle = &circle[..circle.find('>').unwrap()];
+        let xy = point(num(circle, "cx"), num(circle, "cy"));
+        assert!(at.insert(xy, p).is_none(), "one node a point");
+        assert!(page_exists(&href), "{href}");
+        if circle.contains("class=\"s\"") {
+            solution_dots.insert(p);
+        }
+    }
+    let nodes: BTreeSet<Hanoi> = at.values().copied().collect();
+    assert_eq!(nodes, resting, "every resting position once");
+    // Edges: the grey path's segments, exactly the legal moves.
+    let paths: Vec<&str> = svg.split("<path ").skip(1).collect();
+    let d = |p: &str| attr(&format!(" {p}"), "d").unwrap().to_string();
+    let segments = |d: &str| -> Vec<Vec<Hanoi>> {
+        d.split('M')
+            .skip(1)
+            .map(|run| {
+                run.split('L')
+                    .map(|xy| {
+                        let (x, y) = xy.split_once(' ').unwrap();
+                        at[&point(x.parse().unwrap(), y.parse().unwrap())]
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let edges: BTreeSet<(Hanoi, Hanoi)> = segments(&d(paths[0]))
+        .into_iter()
+        .map(|s| {
+            assert_eq!(s.len(), 2);
+            (s[0].min(s[1]), s[0].max(s[1]))
+        })
+        .collect();
+    let legal: BTreeSet<(Hanoi, Hanoi)> = resting
+        .iter()
+        .flat_map(|&p| p.neighbours().map(move |q| (p.min(q), p.max(q))))
+        .collect();
+    assert_eq!(edges, legal, "the edges are the legal moves");
+    // The corners: all discs on one peg, left, top and right.
+    let xs: Vec<i64> = at.keys().map(|k| k.0).collect();
+    let (left, right) = (*xs.iter().min().unwrap(), *xs.iter().max().unwrap());
+    let top = at.keys().map(|k| k.1).min().unwrap();
+    let bottom = at.keys().map(|k| k.1).max().unwrap();
+    let corner = |k: (i64, i64)| at[&k];
+    assert_eq!(corner((left, bottom)), Hanoi::from_pegs(&[0; 4]).unwrap());
+    assert_eq!(
+        corner(((left + right) / 2, top)),
+        Hanoi::from_pegs(&[1; 4]).unwrap()
+    );
+    assert_eq!(corner((right, bottom)), Hanoi::from_pegs(&[2; 4]).unwrap());
+    // The solution, in the map colour: 15 moves from the start to solved.
+    let solution = segments(&d(paths[1])).concat();
+    assert_eq!(solution.len(), 16);
+    assert_eq!(solution[0], Hanoi::from_pegs(&[0; 4]).unwrap());
+    assert!(solution[15].is_solved());
+    for w in solution.windows(2) {
+        assert!(w[0].neighbours().any(|q| q == w[1]), "{w:?}: one move");
+    }
+    assert_eq!(solution_dots, solution.iter().copied().collect::<BTreeSet<_>>());
+    assert!(paths[1].contains(tictactoe_book::map::COLOUR));
+}
+
+fn page_exists(href: &str) -> bool {
+    built().join("map").join(href).is_file()
+}
+
+#[test]
+fn the_home_page_shows_each_map_and_links_to_it() {
+    let home = std::fs::read_to_string(built().join("index.html")).unwrap();
+    for file in ["tictactoe-x", "tictactoe-o", "hanoi"] {
+        assert!(
+            home.contains(&format!("<a href=map/{file}.svg><img src=map/{file}.svg ")),
+            "{file}"
+        );
+    }
+}
