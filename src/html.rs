@@ -351,7 +351,7 @@ mod tests {
             .map(|e| format!("{}/{}.pdf", crate::ebook::EBOOKS, e.book_stem()))
             .collect();
         let books: Vec<&str> = books.iter().map(String::as_str).collect();
-        let maps = [("map/a.svg", "A map & more"), ("map/b.svg", "B")];
+        let maps = [("map/a.svg", "A map of a game"), ("map/b.svg", "B")];
         let page = home_page(&editions, &books, &maps);
         assert_eq!(
             String::from_utf8_lossy(&page),

@@ -388,12 +388,12 @@ colour along one side. Each dot links to the analysis of its position. {} positi
             nodes.len()
         ),
     );
-    let _ = write!(
+    let _ = writeln!(
         svg,
         "<style>.s{{fill:{COLOUR}}}</style><rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>\
 <path fill=\"none\" stroke=\"#777\" stroke-width=\"0.08\" d=\"{edges}\"/>\
 <path fill=\"none\" stroke=\"{COLOUR}\" stroke-width=\"0.25\" stroke-linecap=\"round\" d=\"{path}\"/>\
-<g fill=\"#222\">{links}</g></svg>\n"
+<g fill=\"#222\">{links}</g></svg>"
     );
     Map {
         svg: svg.into_bytes(),

@@ -695,9 +695,22 @@ pub mod read {
         u32::from_be_bytes(rec[at..at + 4].try_into().unwrap())
     }
 
-    /// The uncompressed text of the book, PalmDOC or HUFF/CDIC.
+    /// The uncompressed text of the book's MOBI 6 part, PalmDOC or
+    /// HUFF/CDIC.
     pub fn text(file: &[u8]) -> Vec<u8> {
+        part_text(&records(file))
+    }
+
+    /// The uncompressed text of the book's KF8 part (its flows, one after
+    /// the other), if it has one.
+    pub fn kf8_text(file: &[u8]) -> Option<Vec<u8>> {
         let recs = records(file);
+        let boundary = recs.iter().position(|r| *r == b"BOUNDARY")?;
+        Some(part_text(&recs[boundary + 1..]))
+    }
+
+    /// The text of the part whose record 0 is `recs[0]`.
+    fn part_text(recs: &[&[u8]]) -> Vec<u8> {
         let r0 = recs[0];
         let count = usize::from(u16::from_be_bytes([r0[8], r0[9]]));
         let huff = match u16::from_be_bytes([r0[0], r0[1]]) {

@@ -134,19 +134,22 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
         w.heading("h2", Some("maps"), "Maps: a whole game in one picture");
         w.p(|w| w.text("Each map is one drawing of a whole game, generated from the solver: the map of optimal tic-tac-toe for X and for O, after xkcd 832 (your move is the large red mark; when the other side answers in a square, that square holds the map from there), and every position of the Towers of Hanoi. Zoom in as far as you like; every move in the map is a link to its board."));
         w.p(|w| {
-            for (file, words) in maps {
+            for (i, (file, words)) in maps.iter().enumerate() {
+                if i > 0 {
+                    w.text(" ");
+                }
+                // Attributes in minify-html's order.
                 w.link(file, |w| {
-                    w.out.push_str("<img src=");
-                    w.value(file);
-                    w.out.push_str(" alt=");
+                    w.out.push_str("<img alt=");
                     w.value(words);
-                    w.out.push_str(" width=");
-                    w.value("240");
                     w.out.push_str(" height=");
+                    w.value("240");
+                    w.out.push_str(" src=");
+                    w.value(file);
+                    w.out.push_str(" width=");
                     w.value("240");
                     w.out.push('>');
                 });
-                w.text(" ");
             }
         });
     }

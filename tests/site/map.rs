@@ -370,7 +370,10 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
     for w in solution.windows(2) {
         assert!(w[0].neighbours().any(|q| q == w[1]), "{w:?}: one move");
     }
-    assert_eq!(solution_dots, solution.iter().copied().collect::<BTreeSet<_>>());
+    assert_eq!(
+        solution_dots,
+        solution.iter().copied().collect::<BTreeSet<_>>()
+    );
     assert!(paths[1].contains(tictactoe_book::map::COLOUR));
 }
 
