@@ -198,3 +198,57 @@ for (const [where, base] of BASES) {
     });
   }
 }
+
+// The maps: each opens whole from the home page's picture of it at every
+// size, with no console error, and its links lead to the analysis pages:
+// the map for X's first move to X in the top left, the Towers of Hanoi's
+// first dot (the start) to the start.
+const EINK = { width: 600, height: 800 };
+for (const [where, base] of BASES) {
+  for (const [size, viewport] of [...SIZES, ['e-ink', EINK]]) {
+    test(`each map opens whole and its links lead to the analysis (${where}, ${size})`, async () => {
+      const b = await browser(viewport);
+      const errors = [];
+      // A browser asks for /favicon.ico beside a document with no icon of
+      // its own (an SVG): the host's, not the map's.
+      const host = (u) => new URL(u, 'http://x').pathname === '/favicon.ico';
+      b.page.on('console', (m) => { if (m.type() === 'error' && !host(m.location().url)) errors.push(m.text()); });
+      b.page.on('pageerror', (e) => errors.push(String(e)));
+      try {
+        for (const [file, first, lands] of [
+          ['tictactoe-x', 'X top left', 'analysis/'],
+          ['tictactoe-o', 'X top left, O centre', 'analysis/'],
+          ['hanoi', null, 'hanoi-analysis/0.html'],
+        ]) {
+          await b.page.goto(base + 'index.html');
+          await b.page.locator(`a[href="map/${file}.svg"]`).click();
+          await b.page.waitForURL(new RegExp(`map/${file}\\.svg$`));
+          // The drawing, on the screen: inside the window, and filling it
+          // one way or the other.
+          const box = await b.page.evaluate(() => {
+            const svg = document.documentElement;
+            const bb = svg.getBBox();
+            const m = svg.getScreenCTM();
+            const p = (x, y) => new DOMPoint(x, y).matrixTransform(m);
+            const [a, c] = [p(bb.x, bb.y), p(bb.x + bb.width, bb.y + bb.height)];
+            return { left: a.x, top: a.y, right: c.x, bottom: c.y, fixed: svg.hasAttribute('width') };
+          });
+          assert.ok(!box.fixed, `${file}: no fixed size`);
+          assert.ok(box.left >= -1 && box.top >= -1 && box.right <= viewport.width + 1 && box.bottom <= viewport.height + 1,
+            `${file} whole at ${viewport.width}x${viewport.height}: ${JSON.stringify(box)}`);
+          assert.ok(box.right - box.left >= 0.9 * viewport.width || box.bottom - box.top >= 0.9 * viewport.height, `${file} fills the window`);
+          const link = first ? b.page.getByRole('link', { name: first, exact: true }) : b.page.locator('a').first();
+          await link.click();
+          await b.page.waitForURL((u) => u.href.includes(lands));
+          if (file === 'tictactoe-x') assert.equal(await board(b.page), 'x........');
+          if (file === 'tictactoe-o') assert.equal(await board(b.page), 'x...o....');
+          if (file === 'hanoi') assert.match(await heading(b.page), /: 15 moves left/);
+        }
+        assert.deepEqual(errors, [], 'no console error');
+        assert.deepEqual(b.failed.filter((f) => !host(f.split(': ')[0])), []);
+      } finally {
+        await b.close();
+      }
+    });
+  }
+}

@@ -1,6 +1,6 @@
 // Screenshots for the README (`cargo xtask screenshots`): the home page, a
 // board in play, a won board, an analysis board and the Towers of Hanoi
-// at desktop and phone
+// and the map for X at desktop and phone
 // sizes, plus a 600x800 page of the Kindle book and a 600x800
 // grayscale render standing in for an e-ink Kindle; and the MOBI's Kindle
 // Format 8 part in foliate-js at a phone's, a first Kindle's and a
@@ -19,7 +19,8 @@ for (const [name, viewport, gray] of sizes) {
   const b = await browser(viewport);
   const p = b.page;
   const shot = async (what) => {
-    if (gray) await p.addStyleTag({ content: 'html{filter:grayscale(1)}' });
+    // On the root element, so that an SVG document turns gray too.
+    if (gray) await p.evaluate(() => { document.documentElement.style.filter = 'grayscale(1)'; });
     const path = join(OUT, `${what}-${name}.png`);
     await p.screenshot({ path, fullPage: false });
     console.log(path);
@@ -39,6 +40,9 @@ for (const [name, viewport, gray] of sizes) {
     // The Towers of Hanoi analysed, with the smallest disc lifted.
     await p.goto(base + 'hanoi-analysis/1.html');
     await shot('hanoi');
+    // The map of optimal play for X, whole.
+    await p.goto(base + 'map/tictactoe-x.svg');
+    await shot('map');
     if (gray) {
       // The book as a 600x800 e-reader shows it: one board, 160-pixel squares.
       await p.goto(base + 'ebooks/tictactoe-two-player-kindle.html#51');
