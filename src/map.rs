@@ -35,11 +35,18 @@ pub const COLOUR: &str = "#c8102e";
 /// down to the smallest (3 units, five levels down), is a whole number.
 pub const SIDE: u32 = 729;
 
-/// A map, made: its SVG, and what the README and the tests count.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A map, made: its SVG, its words, and what the README and the tests
+/// count.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Map {
     /// The standalone SVG document.
     pub svg: Vec<u8>,
+    /// Its title (the SVG's `<title>`).
+    pub title: String,
+    /// What it shows (the SVG's `<desc>`).
+    pub about: String,
+    /// Its height over its width.
+    pub aspect: f64,
     /// Boards drawn (a puzzle: its nodes).
     pub boards: usize,
     /// Links (a puzzle: its nodes; a marks map: the map player's moves).
@@ -131,6 +138,8 @@ impl Square {
 /// kind is drawn with one style, links on top.
 struct Marks<'a, G: Game> {
     plan: &'a Plan<G>,
+    /// Each side's mark, as the game draws it.
+    shapes: [&'static str; 2],
     player: Side,
     analysis: &'a str,
     /// Each board's grid lines, by the board's side.
@@ -170,15 +179,8 @@ impl<G: Game> Marks<'_, G> {
     }
 
     fn mark(&mut self, side: Side, at: Square) {
-        use std::fmt::Write as _;
-        let id = if side == Side::First { "m0" } else { "m1" };
-        let _ = write!(
-            self.marks,
-            "<use href=\"#{id}\" x=\"{}\" y=\"{}\" width=\"{s}\" height=\"{s}\"/>",
-            at.x,
-            at.y,
-            s = at.side
-        );
+        let class = if side == Side::First { "m0" } else { "m1" };
+        push_mark(&mut self.marks, class, self.shapes, side, at);
     }
 
     /// The map player's board at `position`: its move a link, and the map
@@ -196,13 +198,14 @@ impl<G: Game> Marks<'_, G> {
         push_page_name(&mut href, after.key());
         let _ = write!(
             self.links,
-            "<a href=\"{href}\"><title>{}</title><rect x=\"{x}\" y=\"{y}\" width=\"{s}\" height=\"{s}\"/>\
-<use href=\"#p\" x=\"{x}\" y=\"{y}\" width=\"{s}\" height=\"{s}\"/></a>",
+            "<a href=\"{href}\"><title>{}</title><rect x=\"{x}\" y=\"{y}\" width=\"{s}\" height=\"{s}\"/>",
             escape(&moves),
             x = cell.x,
             y = cell.y,
             s = cell.side
         );
+        push_mark(&mut self.links, "p", self.shapes, self.player, cell);
+        self.links.push_str("</a>");
         self.replies(after, at, &moves);
     }
 
@@ -220,6 +223,20 @@ impl<G: Game> Marks<'_, G> {
             }
         }
     }
+}
+
+/// `side`'s mark in the square `at`, of `class`: the game's shape, drawn
+/// in a 100-unit cell, scaled into it (with its stroke). Inline, not a
+/// `<use>` of a symbol, which SVG readers resolve by id each time.
+fn push_mark(out: &mut String, class: &str, shapes: [&str; 2], side: Side, at: Square) {
+    use std::fmt::Write as _;
+    let shape = shapes[usize::from(side == Side::Second)];
+    let scale = f64::from(at.side) / 100.0;
+    let _ = write!(
+        out,
+        "<g class=\"{class}\" transform=\"matrix({scale} 0 0 {scale} {} {})\">{shape}</g>",
+        at.x, at.y
+    );
 }
 
 /// `moves` and then `side`'s `mov`, in words: "X centre, O top left".
@@ -251,6 +268,7 @@ pub fn marks<G: Game>(solver: &Solver<G>, player: Side, analysis: &str) -> Map {
     let (plan, boards) = plan(solver, player);
     let mut m = Marks {
         plan: &plan,
+        shapes,
         player,
         analysis,
         grids: Default::default(),
@@ -274,31 +292,21 @@ pub fn marks<G: Game>(solver: &Solver<G>, player: Side, analysis: &str) -> Map {
     debug_assert_eq!(m.boards, boards, "the plan counts the boards drawn");
     let name = G::side_name(player);
     let other = G::side_name(player.opponent());
-    let mut svg = svg_head(
-        f64::from(SIDE),
-        f64::from(SIDE),
-        &format!("{}: the map of optimal play for {name}", G::TEXTS.title),
-        &format!(
-            "{name}'s move is the large mark in the map colour. When {other} answers in a \
+    let title = format!("{}: the map of optimal play for {name}", G::TEXTS.title);
+    let about = format!(
+        "{name}'s move is the large mark in the map colour. When {other} answers in a \
 square, that square holds the map of the game from there, a third of the size. {name} never \
 loses: every move is the best the solver finds, a win as soon as possible, else a draw. Each \
 of {name}'s moves links to the analysis of the board after it. {boards} boards."
-        ),
     );
+    let mut svg = svg_head(f64::from(SIDE), f64::from(SIDE), &title, &about);
     // The marks: each side's in black, the map player's heavier, in the
     // map colour (so it stands apart in grayscale too). Stroke widths are
     // in the 100-unit cell of each mark, so they scale with it.
-    for (id, side, stroke, width) in [
-        ("m0", Side::First, "#222", 6),
-        ("m1", Side::Second, "#222", 6),
-        ("p", player, COLOUR, 13),
-    ] {
-        let shape = shapes[usize::from(side == Side::Second)];
-        svg += &format!(
-            "<symbol id=\"{id}\" viewBox=\"0 0 100 100\"><g fill=\"none\" stroke=\"{stroke}\" \
-stroke-width=\"{width}\" stroke-linecap=\"round\">{shape}</g></symbol>"
-        );
-    }
+    svg += &format!(
+        "<style>.m0,.m1,.p{{fill:none;stroke:#222;stroke-width:6;stroke-linecap:round}}\
+.p{{stroke:{COLOUR};stroke-width:13}}</style>"
+    );
     svg += &format!("<rect width=\"{SIDE}\" height=\"{SIDE}\" fill=\"#fff\"/>");
     // Each board's lines a hundredth of its side.
     for (side, d) in m.grids.iter().rev() {
@@ -312,6 +320,9 @@ stroke-width=\"{width}\" stroke-linecap=\"round\">{shape}</g></symbol>"
     );
     Map {
         svg: svg.into_bytes(),
+        title,
+        about,
+        aspect: 1.0,
         boards,
         links: m.link_count,
     }
@@ -376,18 +387,15 @@ pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
         );
     }
     let moves = solution.len() - 1;
-    let mut svg = svg_head(
-        width,
-        height,
-        &format!("{}: the map of every position", G::TEXTS.title),
-        &format!(
-            "Every position with no disc lifted is a dot, and a line joins two positions one \
+    let title = format!("{}: the map of every position", G::TEXTS.title);
+    let about = format!(
+        "Every position with no disc lifted is a dot, and a line joins two positions one \
 move apart: the Sierpinski triangle. All the discs on one peg are its three corners. The \
 shortest solution, {moves} moves from the start to the solved position, is drawn in the map \
 colour along one side. Each dot links to the analysis of its position. {} positions.",
-            nodes.len()
-        ),
+        nodes.len()
     );
+    let mut svg = svg_head(width, height, &title, &about);
     let _ = writeln!(
         svg,
         "<style>.s{{fill:{COLOUR}}}</style><rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>\
@@ -397,6 +405,9 @@ colour along one side. Each dot links to the analysis of its position. {} positi
     );
     Map {
         svg: svg.into_bytes(),
+        title,
+        about,
+        aspect: height / width,
         boards: nodes.len(),
         links: nodes.len(),
     }

@@ -62,6 +62,24 @@ fn home_files(
     home
 }
 
+/// The maps on one page to print ([`ebook::pdf::poster`]).
+fn poster(maps: &[(String, &str, crate::map::Map)], assets: &Assets) -> Vec<u8> {
+    let on_poster: Vec<ebook::pdf::PosterMap> = maps
+        .iter()
+        .map(|(_, _, m)| ebook::pdf::PosterMap {
+            title: &m.title,
+            about: &m.about,
+            svg: &m.svg,
+            aspect: m.aspect as f32,
+        })
+        .collect();
+    ebook::pdf::poster(
+        "The maps of perfect play",
+        &on_poster,
+        assets.get(crate::assets::FONT),
+    )
+}
+
 /// The two-player web pages and the assets beside them, made from the
 /// graph: what `cargo xtask bench` times against a bare C writer.
 pub fn two_player_files(graph: &StateGraph<Board>, assets: &Assets) -> Vec<OutFile> {
@@ -231,11 +249,21 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
     let hanoi = timed(timings, "solve the Towers of Hanoi", || {
         hanoi_solver(options.hanoi_discs)
     });
-    let made = timed(timings, "screens, pages and books, at once", || {
-        each_edition(&solver, &games, &hanoi, |edition| {
-            let work = edition_work(&edition, assets, options.budgets, sink);
-            (edition, work)
-        })
+    // The maps and their poster beside the editions, on the same pool.
+    let (made, (maps, poster)) = timed(timings, "screens, pages, books and maps, at once", || {
+        crate::par::join(
+            || {
+                each_edition(&solver, &games, &hanoi, |edition| {
+                    let work = edition_work(&edition, assets, options.budgets, sink);
+                    (edition, work)
+                })
+            },
+            || {
+                let maps = maps(&solver, &hanoi);
+                let poster = poster(&maps, assets);
+                (maps, poster)
+            },
+        )
     });
     let (mut editions, mut pages, mut books, mut gifs) =
         (Vec::new(), Report::default(), Vec::new(), Vec::new());
@@ -248,13 +276,13 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
     }
     let books = books_report(books, gifs, assets, sink)?;
     let mut home = Report::default();
-    let maps = timed(timings, "maps", || maps(&solver, &hanoi));
     let links: Vec<html::MapLink> = maps.iter().map(|(f, w, _)| (f.as_str(), *w)).collect();
     let mut home_files = home_files(assets, &editions, &books.books, &links);
     home_files.extend(
         maps.iter()
             .map(|(f, _, m)| OutFile::new(f.as_str(), m.svg.clone())),
     );
+    home_files.push(OutFile::new(format!("{EBOOKS}/{}", ebook::POSTER), poster));
     count(&mut home, &home_files);
     sink.put(home_files)?;
     for (path, from) in assets.extras() {

@@ -22,6 +22,9 @@ use crate::screen::{Edition, Screen};
 /// The folder of the books in the site.
 pub const EBOOKS: &str = "ebooks";
 
+/// The poster of the maps of whole games, in [`EBOOKS`].
+pub const POSTER: &str = "map-poster.pdf";
+
 /// The author named in every book's metadata.
 pub const AUTHOR: &str = "tictactoe-book";
 

@@ -455,7 +455,13 @@ pub fn write(book: &Edition, drawing: &Drawing) -> Vec<u8> {
         })
     });
     laid.extend(screen_pages);
-    assemble(book, drawing, &font, laid)
+    let doc = Doc {
+        title: &book.title,
+        size: PAGE,
+        svgs: &drawing.svgs,
+        font: drawing.font,
+    };
+    assemble(&doc, &font, laid)
 }
 
 /// Page `index`: its `runs` of text, what `cells` draws, its text `links`
@@ -573,9 +579,19 @@ fn draw_cells(
     }
 }
 
+/// What a file is made of besides its pages: its title, its page size in
+/// points, its images as SVG (by image index; `None` for one not drawn)
+/// and the shipped font.
+struct Doc<'a> {
+    title: &'a str,
+    size: (f32, f32),
+    svgs: &'a [Option<&'a [u8]>],
+    font: &'a [u8],
+}
+
 /// The file: catalog, pages, structure tree, the font subset and the
 /// images as form XObjects.
-fn assemble(book: &Edition, drawing: &Drawing, font: &Font, pages: Vec<Page>) -> Vec<u8> {
+fn assemble(doc: &Doc, font: &Font, pages: Vec<Page>) -> Vec<u8> {
     let mut next = Ref::new(1);
     let mut alloc = || next.bump();
     let catalog = alloc();
@@ -591,10 +607,10 @@ fn assemble(book: &Edition, drawing: &Drawing, font: &Font, pages: Vec<Page>) ->
 
     let mut pdf = Pdf::new();
     // The images, each a form XObject drawn from its SVG.
-    let mut images: Vec<Option<Ref>> = vec![None; drawing.svgs.len()];
+    let mut images: Vec<Option<Ref>> = vec![None; doc.svgs.len()];
     let mut svg_chunks = Chunk::new();
-    let svg_options = svg_options(drawing.font);
-    for (i, svg) in drawing.svgs.iter().enumerate() {
+    let svg_options = svg_options(doc.font);
+    for (i, svg) in doc.svgs.iter().enumerate() {
         let Some(svg) = svg else { continue };
         let tree =
             usvg::Tree::from_data(svg, &svg_options).expect("the SVG was checked when loaded");
@@ -640,7 +656,7 @@ fn assemble(book: &Edition, drawing: &Drawing, font: &Font, pages: Vec<Page>) ->
             .collect();
         {
             let mut p = pdf.page(page_id);
-            p.media_box(Rect::new(0.0, 0.0, PAGE.0, PAGE.1))
+            p.media_box(Rect::new(0.0, 0.0, doc.size.0, doc.size.1))
                 .parent(tree)
                 .contents(content_id)
                 .struct_parents(index as i32)
@@ -722,7 +738,7 @@ fn assemble(book: &Edition, drawing: &Drawing, font: &Font, pages: Vec<Page>) ->
 
     write_font(&mut pdf, font, type0, cid, descriptor, cmap, font_file);
     pdf.document_info(info)
-        .title(TextStr(&book.title))
+        .title(TextStr(doc.title))
         .author(TextStr(super::AUTHOR))
         .producer(TextStr("tictactoe-book"));
     pdf.extend(&svg_chunks);
@@ -815,3 +831,121 @@ const SYSTEM_INFO: SystemInfo = SystemInfo {
     ordering: Str(b"Identity"),
     supplement: 0,
 };
+
+/// A0, portrait, in points (841 x 1189 mm): a standard poster size, tall
+/// enough for the two maps of tic-tac-toe one above the other at
+/// [`POSTER_MAP`].
+pub const POSTER: (f32, f32) = (2383.94, 3370.39);
+
+/// One map on the poster: its heading, what it shows, and its SVG.
+pub struct PosterMap<'a> {
+    /// The heading printed above it.
+    pub title: &'a str,
+    /// What it shows, printed under the heading and its alternative text.
+    pub about: &'a str,
+    /// The map as SVG.
+    pub svg: &'a [u8],
+    /// Its height over its width.
+    pub aspect: f32,
+}
+
+/// The width of the maps in the poster's left column, in points (490
+/// mm: a 243rd of it, a map's smallest square, is 2.02 mm).
+pub const POSTER_MAP: f32 = 490.0 * 72.0 / 25.4;
+
+/// The maps of whole games as one tagged page of [`POSTER`] size, each a
+/// vector drawing from its SVG: the first two (tic-tac-toe's) one above
+/// the other on the left, [`POSTER_MAP`] wide, the third on the right,
+/// with `title` across the top; every text in the shipped `font_data`.
+pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
+    let mm = 72.0 / 25.4;
+    let (margin, side) = (15.0 * mm, POSTER_MAP);
+    let mut font = Font::new(font_data);
+    let mut chars: BTreeSet<char> = title.chars().collect();
+    for m in maps {
+        chars.extend(m.title.chars().chain(m.about.chars()));
+    }
+    font.set_chars(chars);
+    let font = font;
+    let mut page = Page {
+        content: Vec::new(),
+        elements: Vec::new(),
+        links: Vec::new(),
+    };
+    let mut content = Content::new();
+    let top = POSTER.1 - margin;
+    let heading = Run {
+        x: margin,
+        y: top - 60.0,
+        size: 60.0,
+        text: title.to_string(),
+    };
+    tagged_run(
+        &mut page,
+        &mut content,
+        &font,
+        &heading,
+        (StructRole::H1, Name(b"H1")),
+        None,
+    );
+    // The maps of tic-tac-toe down the left, the third on the right; each
+    // under its heading and what it shows.
+    let right = margin + side + 15.0 * mm;
+    let mut tops = [top - 100.0, top - 100.0];
+    for (i, m) in maps.iter().enumerate() {
+        let column = usize::from(i >= 2);
+        let (x, w) = if column == 0 {
+            (margin, side)
+        } else {
+            (right, POSTER.0 - margin - right)
+        };
+        let y = &mut tops[column];
+        let mut runs = vec![Run {
+            x,
+            y: *y - 32.0,
+            size: 32.0,
+            text: m.title.to_string(),
+        }];
+        *y -= 64.0;
+        for line in font.wrap(m.about, 18.0, w) {
+            runs.push(Run {
+                x,
+                y: *y,
+                size: 18.0,
+                text: line,
+            });
+            *y -= 24.0;
+        }
+        paragraphs(&mut page, &mut content, &font, &runs);
+        let h = w * m.aspect;
+        *y -= h;
+        assert!(*y >= margin, "the poster holds its maps");
+        let mcid = page.elements.len() as i32;
+        content
+            .begin_marked_content_with_properties(Name(b"Figure"))
+            .properties()
+            .identify(mcid);
+        content
+            .save_state()
+            .transform([w, 0.0, 0.0, h, x, *y])
+            .x_object(Name(image_name(i).as_bytes()))
+            .restore_state();
+        content.end_marked_content();
+        page.elements.push(Element {
+            role: StructRole::Figure,
+            alt: Some(format!("{}. {}", m.title, m.about)),
+            mcid,
+            link: None,
+        });
+        *y -= 40.0;
+    }
+    page.content = content.finish();
+    let svgs: Vec<Option<&[u8]>> = maps.iter().map(|m| Some(m.svg)).collect();
+    let doc = Doc {
+        title,
+        size: POSTER,
+        svgs: &svgs,
+        font: font_data,
+    };
+    assemble(&doc, &font, vec![page])
+}

@@ -152,6 +152,13 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
                 });
             }
         });
+        w.p(|w| {
+            w.bold("To print: ");
+            w.link(&format!("{EBOOKS}/{}", crate::ebook::POSTER), |w| {
+                w.text("the three maps on one poster")
+            });
+            w.text(" (PDF, A0, 841 by 1189 mm, the maps as vectors): have it printed at actual size, where the smallest squares are 2 mm wide.");
+        });
     }
     w.heading("h2", Some("ebooks"), "On a Kindle or another e-reader");
     w.p(|w| {

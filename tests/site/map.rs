@@ -33,6 +33,21 @@ fn num(tag: &str, name: &str) -> f64 {
 /// A square of the map, in whole units: x, y and side.
 type Sq = (u32, u32, u32);
 
+/// The square of a mark: `<g class="m0" transform="matrix(k 0 0 k x y)">`,
+/// its shape drawn in 100 units scaled by k.
+fn mark_square(tag: &str) -> Sq {
+    let m = attr(tag, "transform").unwrap();
+    let v: Vec<f64> = m
+        .strip_prefix("matrix(")
+        .and_then(|m| m.strip_suffix(')'))
+        .unwrap()
+        .split(' ')
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!((v[0], v[1], v[2]), (v[3], 0.0, 0.0), "{tag}");
+    (v[4] as u32, v[5] as u32, (v[0] * 100.0).round() as u32)
+}
+
 fn square(tag: &str) -> Sq {
     let n = |a| num(tag, a) as u32;
     let (w, h) = (n("width"), n("height"));
@@ -42,7 +57,7 @@ fn square(tag: &str) -> Sq {
 
 /// An SVG map read back: its links (the square of each, with its `href`
 /// and accessible name), and the marks outside links (their squares and
-/// symbols).
+/// classes, a side each).
 struct MarksMap {
     links: BTreeMap<Sq, (String, String)>,
     marks: BTreeMap<Sq, String>,
@@ -74,17 +89,17 @@ fn read_marks_map(svg: &str) -> MarksMap {
             let rect = &link[link.find("<rect").unwrap()..];
             let rect = &rect[..rect.find('>').unwrap() + 1];
             let sq = square(rect);
-            let mark = &link[link.find("<use").unwrap()..];
-            assert_eq!(square(&mark[..mark.find('>').unwrap() + 1]), sq);
+            let mark = &link[link.find("<g class=\"p\"").unwrap()..];
+            assert_eq!(mark_square(&mark[..mark.find('>').unwrap() + 1]), sq);
             assert!(
                 links.insert(sq, (href, name.to_string())).is_none(),
                 "one link a square"
             );
             rest = &rest[end..];
-        } else if tag.starts_with("<use ") {
-            let symbol = attr(tag, "href").unwrap().to_string();
+        } else if tag.starts_with("<g class=") {
+            let class = attr(tag, "class").unwrap().to_string();
             assert!(
-                marks.insert(square(tag), symbol).is_none(),
+                marks.insert(mark_square(tag), class).is_none(),
                 "one mark a square"
             );
         }
@@ -103,7 +118,7 @@ fn cell(at: Sq, index: usize) -> Sq {
 }
 
 fn symbol(side: Side) -> &'static str {
-    if side == Side::First { "#m0" } else { "#m1" }
+    if side == Side::First { "m0" } else { "m1" }
 }
 
 /// Walks a marks map as a reader does, checking every board against the
@@ -385,9 +400,11 @@ fn page_exists(href: &str) -> bool {
 fn the_home_page_shows_each_map_and_links_to_it() {
     let home = std::fs::read_to_string(built().join("index.html")).unwrap();
     for file in ["tictactoe-x", "tictactoe-o", "hanoi"] {
-        assert!(
-            home.contains(&format!("<a href=map/{file}.svg><img src=map/{file}.svg ")),
-            "{file}"
-        );
+        let link = format!("<a href=map/{file}.svg><img alt=");
+        let at = home.find(&link).unwrap_or_else(|| panic!("{file}"));
+        let img = &home[at + link.len()..];
+        let img = &img[..img.find('>').unwrap()];
+        assert!(img.contains(&format!(" src=map/{file}.svg ")), "{img}");
     }
+    assert!(home.contains("<a href=ebooks/map-poster.pdf>"));
 }

@@ -170,14 +170,68 @@ impl Page {
 }
 
 /// Every PDF of the site.
+/// The books as PDFs (the maps' poster is no book: it has no pages to
+/// turn to).
 fn pdfs() -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(built().join("ebooks"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .filter(|p| !p.ends_with(tictactoe_book::ebook::POSTER))
         .collect();
     found.sort();
     found
+}
+
+/// The maps' poster: one tagged A0 page, read back by lopdf: a heading,
+/// and each map a Figure whose alternative text says what it shows, drawn
+/// as a vector form; the maps of tic-tac-toe wide enough that their
+/// smallest square (a 243rd) prints at least 2 mm wide.
+#[test]
+fn the_poster_is_one_tagged_a0_page_of_the_three_maps() {
+    let path = built().join("ebooks").join(tictactoe_book::ebook::POSTER);
+    let pdf = read(&path);
+    assert_eq!(pdf.pages.len(), 1);
+    let page = &pdf.pages[&1];
+    assert_eq!(page.cells.len(), 3, "{:?}", page.cells);
+    assert!(page.cells[0].contains("optimal play for X"));
+    assert!(page.cells[1].contains("optimal play for O"));
+    assert!(page.cells[2].contains("Towers of Hanoi"));
+    assert!(page.texts.iter().any(|t| t.2 == "The maps of perfect play"));
+    let doc = Document::load(&path).unwrap();
+    let (_, id) = doc.get_pages().into_iter().next().unwrap();
+    let media: Vec<f32> = doc
+        .get_dictionary(id)
+        .unwrap()
+        .get(b"MediaBox")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_float().unwrap())
+        .collect();
+    // A0: 841 x 1189 mm.
+    let mm = |pt: f32| pt * 25.4 / 72.0;
+    assert!((mm(media[2]) - 841.0).abs() < 0.5 && (mm(media[3]) - 1189.0).abs() < 0.5);
+    // Each map: the scale of the form it draws (the `cm` before its `Do`).
+    let mut widths = Vec::new();
+    let mut scale = 0.0;
+    for op in doc.get_and_decode_page_content(id).unwrap().operations {
+        match op.operator.as_str() {
+            "cm" => scale = op.operands[0].as_float().unwrap(),
+            "Do" => widths.push(scale),
+            _ => {}
+        }
+    }
+    assert_eq!(widths.len(), 3);
+    for w in &widths[..2] {
+        assert!(
+            mm(*w) / 243.0 >= 2.0,
+            "the smallest square is {} mm",
+            mm(*w) / 243.0
+        );
+        assert!(mm(*w) <= 841.0);
+    }
 }
 
 #[test]
@@ -454,7 +508,8 @@ fn qpdf_pdffonts_pdftotext_and_mutool_read_every_pdf() {
             runs("mutool", &["-v"]) || Path::new("/usr/bin/mutool").exists(),
         ),
     ];
-    for path in pdfs() {
+    let poster = built().join("ebooks").join(tictactoe_book::ebook::POSTER);
+    for path in pdfs().into_iter().chain([poster]) {
         let file = path.to_str().unwrap();
         if have("qpdf", tools[0].1) {
             let o = run("qpdf", &["--check", file]);
