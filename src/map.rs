@@ -314,8 +314,10 @@ of {name}'s moves links to the analysis of the board after it. {boards} boards."
         svg +=
             &format!("<path fill=\"none\" stroke=\"#444\" stroke-width=\"{width:.2}\" d=\"{d}\"/>");
     }
+    // A link's rectangle is unpainted but takes the pointer (no opacity,
+    // which svg2pdf would name by a hash map's order in the poster).
     svg += &format!(
-        "<g>{}</g><g fill=\"#fff\" fill-opacity=\"0\">{}</g></svg>\n",
+        "<g>{}</g><g fill=\"none\" pointer-events=\"all\">{}</g></svg>\n",
         m.marks, m.links
     );
     Map {
