@@ -18,6 +18,8 @@ use rustc_hash::FxHashMap;
 
 use crate::game::{Game, MapStyle, Side};
 use crate::markup;
+use crate::screen::push_page_name;
+use crate::solver::Solver;
 
 /// `text` escaped for SVG's text and attribute values.
 fn escape(text: &str) -> String {
@@ -25,8 +27,6 @@ fn escape(text: &str) -> String {
     markup::escape(&mut out, text);
     out
 }
-use crate::screen::push_page_name;
-use crate::solver::Solver;
 
 /// The map colour, for the map player's marks and a puzzle's solution.
 pub const COLOUR: &str = "#c8102e";
@@ -66,8 +66,8 @@ impl<G: Game> Plan<G> {
     }
 }
 
-/// Plans the map of `player`'s optimal play, from `start` where `player`
-/// moves (the opponent's replies after each map move are all followed).
+/// Plans the map from `position`, where the map player moves: its move
+/// there and below (each opponent reply after it followed), memoised.
 fn plan_from<G: Game>(solver: &Solver<G>, position: G, plan: &mut Plan<G>) -> usize {
     if let Some((_, boards)) = plan.choice(position) {
         return boards;
