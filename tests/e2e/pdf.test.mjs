@@ -11,10 +11,26 @@ import { pathToFileURL } from 'node:url';
 import { SITE, browser } from './lib.mjs';
 
 const EBOOKS = join(SITE, 'ebooks');
-const PDFS = readdirSync(EBOOKS).filter((f) => f.endsWith('.pdf')).sort();
+// The books; the maps' poster has no pages to turn to (checked below).
+const POSTER = 'map-poster.pdf';
+const PDFS = readdirSync(EBOOKS).filter((f) => f.endsWith('.pdf') && f !== POSTER).sort();
 
 test('the site has its PDFs', () => {
   assert.deepEqual(PDFS, ['tictactoe-gamebook.pdf', 'towers-hanoi-analysis.pdf', 'towers-hanoi.pdf']);
+});
+
+test('pdf.js opens the maps\' poster: one A0 page with its title and each map\'s heading', async () => {
+  const data = new Uint8Array(readFileSync(join(EBOOKS, POSTER)));
+  const doc = await getDocument({ data, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
+  assert.equal(doc.numPages, 1);
+  const page = await doc.getPage(1);
+  const [, , w, h] = page.view;
+  assert.ok(Math.abs(w * 25.4 / 72 - 841) < 0.5 && Math.abs(h * 25.4 / 72 - 1189) < 0.5, `${w} x ${h} pt`);
+  const text = (await page.getTextContent()).items.map((i) => i.str).join('\n');
+  for (const words of ['The maps of perfect play', 'optimal play for X', 'optimal play for O', 'every position']) {
+    assert.ok(text.includes(words), `${words}: ${text}`);
+  }
+  await doc.destroy();
 });
 
 for (const name of PDFS) {
