@@ -91,7 +91,7 @@ fn a_bad_number_of_hanoi_discs_is_one_line_and_the_site_stays() {
         "--epub-budget",
         "500",
         "--mobi-budget",
-        "700",
+        "1400",
     ]);
 }
 
