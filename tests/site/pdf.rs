@@ -45,6 +45,15 @@ fn string(o: &Object) -> String {
     }
 }
 
+/// An array of numbers, such as a rectangle.
+fn numbers(o: &Object) -> Vec<f32> {
+    o.as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_float().unwrap())
+        .collect()
+}
+
 fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
     doc.dereference(o).unwrap().1
 }
@@ -132,14 +141,7 @@ fn read(path: &Path) -> Pdf {
         let mut links = Vec::new();
         for a in doc.get_page_annotations(id).unwrap() {
             assert_eq!(a.get(b"Subtype").unwrap().as_name().unwrap(), b"Link");
-            let rect: Vec<f32> = a
-                .get(b"Rect")
-                .unwrap()
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_float().unwrap())
-                .collect();
+            let rect = numbers(a.get(b"Rect").unwrap());
             let action = deref(&doc, a.get(b"A").unwrap()).as_dict().unwrap();
             assert_eq!(action.get(b"S").unwrap().as_name().unwrap(), b"GoTo");
             let dest = action.get(b"D").unwrap().as_array().unwrap();
@@ -200,16 +202,7 @@ fn the_poster_is_one_tagged_a0_page_of_the_three_maps() {
     assert!(page.texts.iter().any(|t| t.2 == "The maps of perfect play"));
     let doc = Document::load(&path).unwrap();
     let (_, id) = doc.get_pages().into_iter().next().unwrap();
-    let media: Vec<f32> = doc
-        .get_dictionary(id)
-        .unwrap()
-        .get(b"MediaBox")
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_float().unwrap())
-        .collect();
+    let media = numbers(doc.get_dictionary(id).unwrap().get(b"MediaBox").unwrap());
     // A0: 841 x 1189 mm.
     let mm = |pt: f32| pt * 25.4 / 72.0;
     assert!((mm(media[2]) - 841.0).abs() < 0.5 && (mm(media[3]) - 1189.0).abs() < 0.5);
