@@ -119,13 +119,22 @@ pub struct Texts {
     pub analysis_start: &'static str,
 }
 
+/// One stroke of a side's mark on a map, in a 100 by 100 cell (y down).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stroke {
+    /// A line from `(x1, y1)` to `(x2, y2)`.
+    Line(u8, u8, u8, u8),
+    /// A circle: its centre `(x, y)` and its radius.
+    Circle(u8, u8, u8),
+}
+
 /// How the map of a whole game ([`crate::map`]) draws it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapStyle {
     /// A two-player game of placing marks on its grid: xkcd 832's map of
     /// optimal play for each side, from the solver. Each side's mark is
-    /// SVG shapes in a 100 by 100 cell, stroked by the map.
-    Marks([&'static str; 2]),
+    /// strokes in a 100 by 100 cell, drawn by the map.
+    Marks([&'static [Stroke]; 2]),
     /// A puzzle: its state graph, each resting position a node at its
     /// [`Game::map_point`], one move an edge.
     Graph,

@@ -16,7 +16,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::game::{Game, MapStyle, Side};
+use crate::game::{Game, MapStyle, Side, Stroke};
 use crate::markup;
 use crate::screen::push_page_name;
 use crate::solver::Solver;
@@ -35,12 +35,54 @@ pub const COLOUR: &str = "#c8102e";
 /// down to the smallest (3 units, five levels down), is a whole number.
 pub const SIDE: u32 = 729;
 
+/// The ink of marks already on a board, and of a puzzle's nodes.
+const INK: &str = "#222";
+
+/// A pen: its colour (`#rgb` or `#rrggbb`), its width, and whether its
+/// lines end round.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pen {
+    /// The colour, as SVG writes it.
+    pub colour: &'static str,
+    /// The width, in the units of what it draws.
+    pub width: f64,
+    /// Round ends, or square cut ones.
+    pub round: bool,
+}
+
+/// One layer of a [`Picture`]; layers are drawn in order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Layer {
+    /// Straight lines, each `[x1, y1, x2, y2]`.
+    Lines(Pen, Vec<[f64; 4]>),
+    /// One mark, drawn in each square `[x, y, side]`: its strokes scaled
+    /// from their 100-unit cell, the pen's width in the cell's units.
+    Marks(Pen, &'static [Stroke], Vec<[f64; 3]>),
+    /// Filled dots of one colour and radius, each at `[x, y]`.
+    Dots(&'static str, f64, Vec<[f64; 2]>),
+}
+
+/// A map as plain vector shapes on white, in its SVG's units (y down):
+/// what the SVG draws, without the links, made beside it from the same
+/// walk, for print.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Picture {
+    /// Its width.
+    pub width: f64,
+    /// Its height.
+    pub height: f64,
+    /// What it draws, bottom first.
+    pub layers: Vec<Layer>,
+}
+
 /// A map, made: its SVG, its words, and what the README and the tests
 /// count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Map {
     /// The standalone SVG document.
     pub svg: Vec<u8>,
+    /// The same drawing as shapes, for print.
+    pub picture: Picture,
     /// Its title (the SVG's `<title>`).
     pub title: String,
     /// What it shows (the SVG's `<desc>`).
@@ -122,6 +164,11 @@ struct Square {
 }
 
 impl Square {
+    /// As a picture places a mark: `[x, y, side]`.
+    fn place(self) -> [f64; 3] {
+        [f64::from(self.x), f64::from(self.y), f64::from(self.side)]
+    }
+
     /// Cell `index` (reading order) of a grid of `cols` columns.
     fn cell(self, index: usize, cols: usize) -> Square {
         let side = self.side / cols as u32;
@@ -138,14 +185,19 @@ impl Square {
 /// kind is drawn with one style, links on top.
 struct Marks<'a, G: Game> {
     plan: &'a Plan<G>,
-    /// Each side's mark, as the game draws it.
-    shapes: [&'static str; 2],
+    /// Each side's mark in SVG.
+    shapes: [String; 2],
     player: Side,
     analysis: &'a str,
-    /// Each board's grid lines, by the board's side.
-    grids: std::collections::BTreeMap<u32, String>,
+    /// Each board's grid lines, by the board's side: as SVG path data,
+    /// and as lines.
+    grids: std::collections::BTreeMap<u32, (String, Vec<[f64; 4]>)>,
     marks: String,
     links: String,
+    /// The squares of the marks on boards, by side, and of the map
+    /// player's moves.
+    placed: [Vec<[f64; 3]>; 2],
+    played: Vec<[f64; 3]>,
     boards: usize,
     link_count: usize,
 }
@@ -158,8 +210,12 @@ impl<G: Game> Marks<'_, G> {
         debug_assert_eq!(rows, cols, "a square grid");
         self.boards += 1;
         let cell = at.side / cols as u32;
-        let grids = self.grids.entry(at.side).or_default();
+        let (grids, lines) = self.grids.entry(at.side).or_default();
         for i in 1..cols as u32 {
+            let (x, y) = (f64::from(at.x + i * cell), f64::from(at.y + i * cell));
+            let (x0, y0, side) = (f64::from(at.x), f64::from(at.y), f64::from(at.side));
+            lines.push([x, y0, x, y0 + side]);
+            lines.push([x0, y, x0 + side, y]);
             let _ = write!(
                 grids,
                 "M{} {}v{}M{} {}h{}",
@@ -180,7 +236,8 @@ impl<G: Game> Marks<'_, G> {
 
     fn mark(&mut self, side: Side, at: Square) {
         let class = if side == Side::First { "m0" } else { "m1" };
-        push_mark(&mut self.marks, class, self.shapes, side, at);
+        push_mark(&mut self.marks, class, &self.shapes, side, at);
+        self.placed[usize::from(side == Side::Second)].push(at.place());
     }
 
     /// The map player's board at `position`: its move a link, and the map
@@ -204,8 +261,9 @@ impl<G: Game> Marks<'_, G> {
             y = cell.y,
             s = cell.side
         );
-        push_mark(&mut self.links, "p", self.shapes, self.player, cell);
+        push_mark(&mut self.links, "p", &self.shapes, self.player, cell);
         self.links.push_str("</a>");
+        self.played.push(cell.place());
         self.replies(after, at, &moves);
     }
 
@@ -228,15 +286,34 @@ impl<G: Game> Marks<'_, G> {
 /// `side`'s mark in the square `at`, of `class`: the game's shape, drawn
 /// in a 100-unit cell, scaled into it (with its stroke). Inline, not a
 /// `<use>` of a symbol, which SVG readers resolve by id each time.
-fn push_mark(out: &mut String, class: &str, shapes: [&str; 2], side: Side, at: Square) {
+fn push_mark(out: &mut String, class: &str, shapes: &[String; 2], side: Side, at: Square) {
     use std::fmt::Write as _;
-    let shape = shapes[usize::from(side == Side::Second)];
+    let shape = &shapes[usize::from(side == Side::Second)];
     let scale = f64::from(at.side) / 100.0;
     let _ = write!(
         out,
         "<g class=\"{class}\" transform=\"matrix({scale} 0 0 {scale} {} {})\">{shape}</g>",
         at.x, at.y
     );
+}
+
+/// A mark's strokes as SVG: its lines one path, each circle a circle.
+fn strokes_svg(strokes: &[Stroke]) -> String {
+    use std::fmt::Write as _;
+    let (mut path, mut circles) = (String::new(), String::new());
+    for s in strokes {
+        let _ = match *s {
+            Stroke::Line(x1, y1, x2, y2) => write!(path, "M{x1} {y1}L{x2} {y2}"),
+            Stroke::Circle(x, y, r) => {
+                write!(circles, "<circle cx=\"{x}\" cy=\"{y}\" r=\"{r}\"/>")
+            }
+        };
+    }
+    if path.is_empty() {
+        circles
+    } else {
+        format!("<path d=\"{path}\"/>{circles}")
+    }
 }
 
 /// `moves` and then `side`'s `mov`, in words: "X centre, O top left".
@@ -262,18 +339,20 @@ fn svg_head(width: f64, height: f64, title: &str, desc: &str) -> String {
 /// # Panics
 /// If the game's map is not [`MapStyle::Marks`].
 pub fn marks<G: Game>(solver: &Solver<G>, player: Side, analysis: &str) -> Map {
-    let Some(MapStyle::Marks(shapes)) = G::MAP else {
+    let Some(MapStyle::Marks(strokes)) = G::MAP else {
         panic!("not a game of marks");
     };
     let (plan, boards) = plan(solver, player);
     let mut m = Marks {
         plan: &plan,
-        shapes,
+        shapes: strokes.map(strokes_svg),
         player,
         analysis,
         grids: Default::default(),
         marks: String::new(),
         links: String::new(),
+        placed: Default::default(),
+        played: Vec::new(),
         boards: 0,
         link_count: 0,
     };
@@ -303,17 +382,46 @@ of {name}'s moves links to the analysis of the board after it. {boards} boards."
     // The marks: each side's in black, the map player's heavier, in the
     // map colour (so it stands apart in grayscale too). Stroke widths are
     // in the 100-unit cell of each mark, so they scale with it.
+    let (ink, heavy) = (
+        Pen {
+            colour: INK,
+            width: 6.0,
+            round: true,
+        },
+        Pen {
+            colour: COLOUR,
+            width: 13.0,
+            round: true,
+        },
+    );
     svg += &format!(
-        "<style>.m0,.m1,.p{{fill:none;stroke:#222;stroke-width:6;stroke-linecap:round}}\
-.p{{stroke:{COLOUR};stroke-width:13}}</style>"
+        "<style>.m0,.m1,.p{{fill:none;stroke:{};stroke-width:{};stroke-linecap:round}}\
+.p{{stroke:{};stroke-width:{}}}</style>",
+        ink.colour, ink.width, heavy.colour, heavy.width
     );
     svg += &format!("<rect width=\"{SIDE}\" height=\"{SIDE}\" fill=\"#fff\"/>");
+    let mut layers = Vec::new();
     // Each board's lines a hundredth of its side.
-    for (side, d) in m.grids.iter().rev() {
-        let width = f64::from(*side) / 100.0;
-        svg +=
-            &format!("<path fill=\"none\" stroke=\"#444\" stroke-width=\"{width:.2}\" d=\"{d}\"/>");
+    for (side, (d, lines)) in m.grids.into_iter().rev() {
+        let pen = Pen {
+            colour: "#444",
+            width: f64::from(side) / 100.0,
+            round: false,
+        };
+        svg += &format!(
+            "<path fill=\"none\" stroke=\"{}\" stroke-width=\"{:.2}\" d=\"{d}\"/>",
+            pen.colour, pen.width
+        );
+        layers.push(Layer::Lines(pen, lines));
     }
+    let [first, second] = m.placed;
+    layers.push(Layer::Marks(ink, strokes[0], first));
+    layers.push(Layer::Marks(ink, strokes[1], second));
+    layers.push(Layer::Marks(
+        heavy,
+        strokes[usize::from(player == Side::Second)],
+        m.played,
+    ));
     // A link's rectangle is unpainted but takes the pointer (no opacity,
     // which svg2pdf would name by a hash map's order in the poster).
     svg += &format!(
@@ -322,6 +430,11 @@ of {name}'s moves links to the analysis of the board after it. {boards} boards."
     );
     Map {
         svg: svg.into_bytes(),
+        picture: Picture {
+            width: f64::from(SIDE),
+            height: f64::from(SIDE),
+            layers,
+        },
         title,
         about,
         aspect: 1.0,
@@ -363,9 +476,11 @@ pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
         })
         .collect();
     let mut edges = String::new();
+    let mut edge_lines = Vec::new();
     for (p, q) in pairs {
         let ((x1, y1), (x2, y2)) = (at(p), at(q));
         let _ = write!(edges, "M{x1:.3} {y1:.3}L{x2:.3} {y2:.3}");
+        edge_lines.push([x1, y1, x2, y2]);
     }
     let solution = solution(solver);
     let mut path = String::new();
@@ -373,7 +488,17 @@ pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
         let (x, y) = at(p);
         let _ = write!(path, "{}{x:.3} {y:.3}", if i == 0 { "M" } else { "L" });
     }
+    let path_lines = solution
+        .windows(2)
+        .map(|w| {
+            let ((x1, y1), (x2, y2)) = (at(w[0]), at(w[1]));
+            [x1, y1, x2, y2]
+        })
+        .collect();
     let mut links = String::new();
+    // Each node a dot of this radius, in the map colour on the solution.
+    let r = 0.3;
+    let mut dots: [Vec<[f64; 2]>; 2] = Default::default();
     for &(p, _) in &nodes {
         let (x, y) = at(p);
         let mut title = String::new();
@@ -381,9 +506,10 @@ pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
         let mut href = format!("../{analysis}/");
         push_page_name(&mut href, p.key());
         let on_path = solution.contains(&p);
+        dots[usize::from(on_path)].push([x, y]);
         let _ = write!(
             links,
-            "<a href=\"{href}\"><title>{}</title><circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"0.3\"{}/></a>",
+            "<a href=\"{href}\"><title>{}</title><circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"{r}\"{}/></a>",
             escape(&title),
             if on_path { " class=\"s\"" } else { "" }
         );
@@ -397,16 +523,41 @@ shortest solution, {moves} moves from the start to the solved position, is drawn
 colour along one side. Each dot links to the analysis of its position. {} positions.",
         nodes.len()
     );
+    let (edge, route) = (
+        Pen {
+            colour: "#777",
+            width: 0.08,
+            round: false,
+        },
+        Pen {
+            colour: COLOUR,
+            width: 0.25,
+            round: true,
+        },
+    );
     let mut svg = svg_head(width, height, &title, &about);
     let _ = writeln!(
         svg,
         "<style>.s{{fill:{COLOUR}}}</style><rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>\
-<path fill=\"none\" stroke=\"#777\" stroke-width=\"0.08\" d=\"{edges}\"/>\
-<path fill=\"none\" stroke=\"{COLOUR}\" stroke-width=\"0.25\" stroke-linecap=\"round\" d=\"{path}\"/>\
-<g fill=\"#222\">{links}</g></svg>"
+<path fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" d=\"{edges}\"/>\
+<path fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"round\" d=\"{path}\"/>\
+<g fill=\"{INK}\">{links}</g></svg>",
+        edge.colour, edge.width, route.colour, route.width
     );
+    let [off_path, on_path] = dots;
+    let layers = vec![
+        Layer::Lines(edge, edge_lines),
+        Layer::Lines(route, path_lines),
+        Layer::Dots(INK, r, off_path),
+        Layer::Dots(COLOUR, r, on_path),
+    ];
     Map {
         svg: svg.into_bytes(),
+        picture: Picture {
+            width,
+            height,
+            layers,
+        },
         title,
         about,
         aspect: height / width,
@@ -487,6 +638,38 @@ mod tests {
             }
             assert_eq!(solution(&solver).len(), (1 << discs) as usize);
         }
+    }
+
+    /// How many things a layer draws.
+    fn drawn(layer: &Layer) -> usize {
+        match layer {
+            Layer::Lines(_, lines) => lines.len(),
+            Layer::Marks(_, _, squares) => squares.len(),
+            Layer::Dots(_, _, at) => at.len(),
+        }
+    }
+
+    #[test]
+    fn the_picture_draws_what_the_svg_draws() {
+        let solver = Solver::new(StateGraph::<Board>::new());
+        for player in [Side::First, Side::Second] {
+            let m = marks(&solver, player, "analysis");
+            let svg = String::from_utf8(m.svg.clone()).unwrap();
+            let layers = &m.picture.layers;
+            let n = layers.len();
+            let grid: usize = layers[..n - 3].iter().map(drawn).sum();
+            assert_eq!(grid, 4 * m.boards, "two lines each way a board");
+            for (i, class) in ["m0", "m1", "p"].iter().enumerate() {
+                let in_svg = svg.matches(&format!("class=\"{class}\" ")).count();
+                assert_eq!(drawn(&layers[n - 3 + i]), in_svg, "{class}");
+            }
+            assert_eq!(drawn(&layers[n - 1]), m.links);
+        }
+        let hanoi = graph(&crate::site::hanoi_solver(4), "hanoi-analysis");
+        let layers = &hanoi.picture.layers;
+        assert_eq!(drawn(&layers[1]), 15, "the solution's moves");
+        assert_eq!(drawn(&layers[2]) + drawn(&layers[3]), hanoi.boards);
+        assert_eq!(drawn(&layers[3]), 16, "the solution's positions");
     }
 
     #[test]

@@ -69,7 +69,7 @@ fn poster(maps: &[(String, &str, crate::map::Map)], assets: &Assets) -> Vec<u8> 
         .map(|(_, _, m)| ebook::pdf::PosterMap {
             title: &m.title,
             about: &m.about,
-            svg: &m.svg,
+            picture: &m.picture,
             aspect: m.aspect as f32,
         })
         .collect();

@@ -17,14 +17,16 @@
 use std::collections::BTreeSet;
 
 use pdf_writer::types::{
-    ActionType, AnnotationFlags, AnnotationType, ArtifactType, CidFontType, FontFlags, StructRole,
-    SystemInfo, UnicodeCmap,
+    ActionType, AnnotationFlags, AnnotationType, ArtifactType, CidFontType, FontFlags,
+    LineCapStyle, StructRole, SystemInfo, UnicodeCmap,
 };
 use pdf_writer::{Chunk, Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
 use rustc_hash::FxHashMap;
 
 use super::{caption, deflate, intro};
 use crate::assets::{Assets, FONT};
+use crate::game::Stroke;
+use crate::map::{Layer, Pen, Picture};
 use crate::screen::{Edition, Screen, Target};
 
 /// The page's width and height in points (5.5 x 8.5 inches).
@@ -459,6 +461,7 @@ pub fn write(book: &Edition, drawing: &Drawing) -> Vec<u8> {
         title: &book.title,
         size: PAGE,
         svgs: &drawing.svgs,
+        pictures: &[],
         font: drawing.font,
     };
     assemble(&doc, &font, laid)
@@ -586,6 +589,8 @@ struct Doc<'a> {
     title: &'a str,
     size: (f32, f32),
     svgs: &'a [Option<&'a [u8]>],
+    /// Drawn after the SVGs, numbered on from them.
+    pictures: &'a [&'a Picture],
     font: &'a [u8],
 }
 
@@ -606,14 +611,16 @@ fn assemble(doc: &Doc, font: &Font, pages: Vec<Page>) -> Vec<u8> {
     let info = alloc();
 
     let mut pdf = Pdf::new();
-    // The images, each a form XObject drawn from its SVG.
+    // The images, each a form XObject drawn from its SVG, then the
+    // pictures.
     let mut images: Vec<Option<Ref>> = vec![None; doc.svgs.len()];
     let mut svg_chunks = Chunk::new();
-    let svg_options = svg_options(doc.font);
+    let svg_options = std::cell::OnceCell::new();
     for (i, svg) in doc.svgs.iter().enumerate() {
         let Some(svg) = svg else { continue };
+        let svg_options = svg_options.get_or_init(|| svg_options_for(doc.font));
         let tree =
-            usvg::Tree::from_data(svg, &svg_options).expect("the SVG was checked when loaded");
+            usvg::Tree::from_data(svg, svg_options).expect("the SVG was checked when loaded");
         let options = svg2pdf::ConversionOptions {
             embed_text: false,
             ..Default::default()
@@ -623,6 +630,9 @@ fn assemble(doc: &Doc, font: &Font, pages: Vec<Page>) -> Vec<u8> {
         let chunk = chunk.renumber(|old| *map.entry(old).or_insert_with(&mut alloc));
         images[i] = Some(map[&id]);
         svg_chunks.extend(&chunk);
+    }
+    for picture in doc.pictures {
+        images.push(Some(picture_form(&mut svg_chunks, picture, &mut alloc)));
     }
 
     let page_ids: Vec<Ref> = pages.iter().map(|_| alloc()).collect();
@@ -745,10 +755,126 @@ fn assemble(doc: &Doc, font: &Font, pages: Vec<Page>) -> Vec<u8> {
     pdf.finish()
 }
 
+/// `colour` (`#rgb` or `#rrggbb`) as PDF's red, green and blue.
+fn rgb(colour: &str) -> [f32; 3] {
+    let hex = colour.trim_start_matches('#');
+    let short = hex.len() == 3;
+    let channel = |i: usize| {
+        let digits = if short {
+            hex[i..=i].repeat(2)
+        } else {
+            hex[2 * i..2 * i + 2].to_string()
+        };
+        f32::from(u8::from_str_radix(&digits, 16).expect("a colour in hex")) / 255.0
+    };
+    [channel(0), channel(1), channel(2)]
+}
+
+/// Sets `pen` for the strokes that follow.
+fn set_pen(c: &mut Content, pen: &Pen) {
+    let [r, g, b] = rgb(pen.colour);
+    c.set_stroke_rgb(r, g, b).set_line_width(pen.width as f32);
+    c.set_line_cap(if pen.round {
+        LineCapStyle::RoundCap
+    } else {
+        LineCapStyle::ButtCap
+    });
+}
+
+/// A circle as four Bézier curves, as a path to stroke or fill.
+fn circle(c: &mut Content, x: f32, y: f32, r: f32) {
+    let k = 0.552_284_8 * r;
+    c.move_to(x + r, y);
+    c.cubic_to(x + r, y + k, x + k, y + r, x, y + r);
+    c.cubic_to(x - k, y + r, x - r, y + k, x - r, y);
+    c.cubic_to(x - r, y - k, x - k, y - r, x, y - r);
+    c.cubic_to(x + k, y - r, x + r, y - k, x + r, y);
+    c.close_path();
+}
+
+/// A map's picture as a form XObject on the unit square (as svg2pdf makes
+/// an SVG's), into `chunk`: flipped to the picture's units, y down, on
+/// white. Each kind of mark is a form of its own in its 100-unit cell,
+/// drawn once a square, so a mark's strokes are written once.
+fn picture_form(chunk: &mut Chunk, picture: &Picture, alloc: &mut impl FnMut() -> Ref) -> Ref {
+    let (w, h) = (picture.width as f32, picture.height as f32);
+    let mut c = Content::new();
+    c.transform([1.0 / w, 0.0, 0.0, -1.0 / h, 0.0, 1.0]);
+    c.set_fill_rgb(1.0, 1.0, 1.0)
+        .rect(0.0, 0.0, w, h)
+        .fill_nonzero();
+    let mut marks = Vec::new();
+    for layer in &picture.layers {
+        c.save_state();
+        match layer {
+            Layer::Lines(pen, lines) => {
+                set_pen(&mut c, pen);
+                for &[x1, y1, x2, y2] in lines {
+                    c.move_to(x1 as f32, y1 as f32)
+                        .line_to(x2 as f32, y2 as f32);
+                }
+                c.stroke();
+            }
+            Layer::Marks(pen, strokes, squares) => {
+                let mut m = Content::new();
+                set_pen(&mut m, pen);
+                for s in *strokes {
+                    match *s {
+                        Stroke::Line(x1, y1, x2, y2) => {
+                            m.move_to(f32::from(x1), f32::from(y1));
+                            m.line_to(f32::from(x2), f32::from(y2));
+                        }
+                        Stroke::Circle(x, y, r) => {
+                            circle(&mut m, f32::from(x), f32::from(y), f32::from(r));
+                        }
+                    }
+                }
+                m.stroke();
+                let id = alloc();
+                chunk
+                    .form_xobject(id, &m.finish())
+                    .bbox(Rect::new(0.0, 0.0, 100.0, 100.0));
+                let name = format!("M{}", marks.len());
+                marks.push((name.clone(), id));
+                for &[x, y, side] in squares {
+                    let k = (side / 100.0) as f32;
+                    c.save_state()
+                        .transform([k, 0.0, 0.0, k, x as f32, y as f32])
+                        .x_object(Name(name.as_bytes()))
+                        .restore_state();
+                }
+            }
+            Layer::Dots(colour, r, at) => {
+                let [red, g, b] = rgb(colour);
+                c.set_fill_rgb(red, g, b);
+                for &[x, y] in at {
+                    circle(&mut c, x as f32, y as f32, *r as f32);
+                }
+                c.fill_nonzero();
+            }
+        }
+        c.restore_state();
+    }
+    let id = alloc();
+    let content = deflate::zlib(&c.finish());
+    let mut form = chunk.form_xobject(id, &content);
+    form.filter(Filter::FlateDecode);
+    form.bbox(Rect::new(0.0, 0.0, 1.0, 1.0));
+    let mut resources = form.resources();
+    let mut names = resources.x_objects();
+    for (name, mark) in &marks {
+        names.pair(Name(name.as_bytes()), *mark);
+    }
+    names.finish();
+    resources.finish();
+    form.finish();
+    id
+}
+
 /// How a book's SVGs are read: their text set in the shipped font (the
 /// only one the converter knows, so no system font is ever read), loaded
 /// once for all of them.
-fn svg_options(font: &[u8]) -> usvg::Options<'static> {
+fn svg_options_for(font: &[u8]) -> usvg::Options<'static> {
     let mut options = usvg::Options::default();
     let db = options.fontdb_mut();
     db.load_font_data(font.to_vec());
@@ -837,14 +963,14 @@ const SYSTEM_INFO: SystemInfo = SystemInfo {
 /// [`POSTER_MAP`].
 pub const POSTER: (f32, f32) = (2383.94, 3370.39);
 
-/// One map on the poster: its heading, what it shows, and its SVG.
+/// One map on the poster: its heading, what it shows, and its drawing.
 pub struct PosterMap<'a> {
     /// The heading printed above it.
     pub title: &'a str,
     /// What it shows, printed under the heading and its alternative text.
     pub about: &'a str,
-    /// The map as SVG.
-    pub svg: &'a [u8],
+    /// The map's drawing.
+    pub picture: &'a Picture,
     /// Its height over its width.
     pub aspect: f32,
 }
@@ -854,7 +980,7 @@ pub struct PosterMap<'a> {
 pub const POSTER_MAP: f32 = 490.0 * 72.0 / 25.4;
 
 /// The maps of whole games as one tagged page of [`POSTER`] size, each a
-/// vector drawing from its SVG: the first two (tic-tac-toe's) one above
+/// vector form drawn from its [`Picture`]: the first two (tic-tac-toe's) one above
 /// the other on the left, [`POSTER_MAP`] wide, the third on the right,
 /// with `title` across the top; every text in the shipped `font_data`.
 pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
@@ -940,11 +1066,12 @@ pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
         *y -= 40.0;
     }
     page.content = content.finish();
-    let svgs: Vec<Option<&[u8]>> = maps.iter().map(|m| Some(m.svg)).collect();
+    let pictures: Vec<&Picture> = maps.iter().map(|m| m.picture).collect();
     let doc = Doc {
         title,
         size: POSTER,
-        svgs: &svgs,
+        svgs: &[],
+        pictures: &pictures,
         font: font_data,
     };
     assemble(&doc, &font, vec![page])

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use super::{Board, Cell, Player, Rules, Square, Status};
-use crate::game::{Face, Game, MapStyle, Note, Outcome, Side, Texts, Verdict};
+use crate::game::{Face, Game, MapStyle, Note, Outcome, Side, Stroke, Texts, Verdict};
 
 /// The image of a square, without extension: the one list of image names.
 /// The web uses `<name>.svg`, the books `<name>.gif`: an empty square,
@@ -99,8 +99,8 @@ winner's moves. The best moves are framed.",
     };
     /// The marks as the square images draw them (`x.svg`, `o.svg`).
     const MAP: Option<MapStyle> = Some(MapStyle::Marks([
-        "<path d=\"M27 27L73 73M73 27L27 73\"/>",
-        "<circle cx=\"50\" cy=\"50\" r=\"25\"/>",
+        &[Stroke::Line(27, 27, 73, 73), Stroke::Line(73, 27, 27, 73)],
+        &[Stroke::Circle(50, 50, 25)],
     ]));
 
     fn start(rules: Rules) -> Board {
