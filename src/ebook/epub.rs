@@ -87,8 +87,9 @@ impl Layout {
         let mut scratch = String::new();
         let srcs = srcs(book, ".png");
         // Sized as if every link went to another file: an upper bound.
+        let other = board_file(0);
         let far = |out: &mut String, t: Target| {
-            out.push_str(&board_file(0));
+            out.push_str(&other);
             out.push('#');
             t.push_anchor(out);
         };

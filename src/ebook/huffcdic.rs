@@ -126,16 +126,51 @@ struct Tokens<'a> {
     pieces: Vec<Vec<u32>>,
 }
 
+/// A run of one byte, as [`Tokens::cut`] spells a piece: the byte with
+/// this bit set, where a longer run is its index.
+const ONE_BYTE: u32 = 1 << 31;
+
+/// Every byte, for a one-byte phrase that is no longer sliced from its
+/// piece.
+static EVERY_BYTE: [u8; 256] = {
+    let mut all = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        all[i] = i as u8;
+        i += 1;
+    }
+    all
+};
+
 impl<'a> Tokens<'a> {
+    /// Cuts `pieces` into phrases of at most `max_phrase` bytes. Each
+    /// piece is first spelled as its runs, each distinct run hashed once;
+    /// then each run seen often enough is spelled as its phrases, found
+    /// once a run, and a rare run as its tags or bytes.
     fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
-        let mut run_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
+        let mut run_ids: FxHashMap<&[u8], u32> = FxHashMap::default();
+        // Each distinct run and how often it is seen.
+        let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
+        let mut spelled: Vec<Vec<u32>> = Vec::with_capacity(pieces.len());
         for piece in pieces {
-            for run in runs(piece).filter(|r| r.len() > 1) {
-                *run_counts.entry(run).or_default() += 1;
+            let mut ids = Vec::new();
+            for run in runs(piece) {
+                if run.len() == 1 {
+                    ids.push(ONE_BYTE | u32::from(run[0]));
+                    continue;
+                }
+                let id = *run_ids.entry(run).or_insert_with(|| {
+                    seen.push((run, 0));
+                    (seen.len() - 1) as u32
+                });
+                seen[id as usize].1 += 1;
+                ids.push(id);
             }
+            spelled.push(ids);
         }
+        drop(run_ids);
         let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
-        for (run, &n) in &run_counts {
+        for &(run, n) in &seen {
             if n < MIN_RUN_COUNT {
                 for tag in tags(run).filter(|t| t.len() > 1) {
                     *tag_counts.entry(tag).or_default() += 1;
@@ -149,36 +184,60 @@ impl<'a> Tokens<'a> {
         };
         let mut ids: FxHashMap<&[u8], u32> = FxHashMap::default();
         let mut bytes = [u32::MAX; 256];
-        let mut add = |t: &mut Tokens<'a>, run: &'a [u8], out: &mut Vec<u32>| {
-            for phrase in run.chunks(max_phrase) {
-                let slot = if phrase.len() == 1 {
-                    &mut bytes[usize::from(phrase[0])]
-                } else {
-                    ids.entry(phrase).or_insert(u32::MAX)
-                };
-                if *slot == u32::MAX {
-                    *slot = t.phrases.len() as u32;
-                    t.phrases.push(phrase);
-                    t.counts.push(0);
-                }
-                t.counts[*slot as usize] += 1;
-                out.push(*slot);
+        // The phrase of `phrase`, made the first time it is asked for.
+        let mut phrase_id = |t: &mut Tokens<'a>, phrase: &'a [u8]| {
+            let slot = if phrase.len() == 1 {
+                &mut bytes[usize::from(phrase[0])]
+            } else {
+                ids.entry(phrase).or_insert(u32::MAX)
+            };
+            if *slot == u32::MAX {
+                *slot = t.phrases.len() as u32;
+                t.phrases.push(phrase);
+                t.counts.push(0);
             }
+            *slot
         };
-        for piece in pieces {
-            let mut out = Vec::new();
-            for run in runs(piece) {
-                if run.len() == 1 || run_counts[run] >= MIN_RUN_COUNT {
-                    add(&mut t, run, &mut out);
+        // Each frequent run's phrases, once found: a range of `found`.
+        let mut spelt: Vec<(u32, u32)> = vec![(0, 0); seen.len()];
+        let mut found: Vec<u32> = Vec::new();
+        for piece in spelled {
+            let mut out = Vec::with_capacity(piece.len() * 2);
+            for id in piece {
+                if id & ONE_BYTE != 0 {
+                    let b = (id & 0xff) as usize;
+                    let p = phrase_id(&mut t, &EVERY_BYTE[b..=b]);
+                    t.counts[p as usize] += 1;
+                    out.push(p);
+                    continue;
+                }
+                let (run, n) = seen[id as usize];
+                if n >= MIN_RUN_COUNT {
+                    let (from, len) = &mut spelt[id as usize];
+                    if *len == 0 {
+                        *from = found.len() as u32;
+                        for phrase in run.chunks(max_phrase) {
+                            found.push(phrase_id(&mut t, phrase));
+                        }
+                        *len = found.len() as u32 - *from;
+                    }
+                    for &p in &found[*from as usize..(*from + *len) as usize] {
+                        t.counts[p as usize] += 1;
+                        out.push(p);
+                    }
                     continue;
                 }
                 for tag in tags(run) {
-                    if tag.len() > 1 && tag_counts[tag] >= MIN_RUN_COUNT {
-                        add(&mut t, tag, &mut out);
+                    let whole = tag.len() > 1 && tag_counts[tag] >= MIN_RUN_COUNT;
+                    let parts = if whole {
+                        tag.chunks(max_phrase)
                     } else {
-                        for i in 0..tag.len() {
-                            add(&mut t, &tag[i..=i], &mut out);
-                        }
+                        tag.chunks(1)
+                    };
+                    for phrase in parts {
+                        let p = phrase_id(&mut t, phrase);
+                        t.counts[p as usize] += 1;
+                        out.push(p);
                     }
                 }
             }

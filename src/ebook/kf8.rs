@@ -41,16 +41,27 @@ const CSS_FLOW: &str = "kindle:flow:0001?mime=text/css";
 /// What ends every skeleton; fragments go in before it.
 const BODY_END: &str = "</body></html>";
 
+/// Kindle's base 32 digits.
+const BASE32: &[u8; 32] = b"0123456789ABCDEFGHIJKLMNOPQRSTUV";
+
 /// `n` in base 32 (digits 0-9, A-V), at least `width` digits.
 pub fn base32(mut n: usize, width: usize) -> String {
-    const DIGITS: &[u8; 32] = b"0123456789ABCDEFGHIJKLMNOPQRSTUV";
     let mut out = Vec::new();
     while n > 0 || out.len() < width {
-        out.push(DIGITS[n % 32]);
+        out.push(BASE32[n % 32]);
         n /= 32;
     }
     out.reverse();
     String::from_utf8(out).expect("ASCII digits")
+}
+
+/// `n` in base 32 into all of `digits`, which must hold it.
+fn put_base32(digits: &mut [u8], mut n: usize) {
+    for d in digits.iter_mut().rev() {
+        *d = BASE32[n % 32];
+        n /= 32;
+    }
+    assert_eq!(n, 0, "a number that fits its digits");
 }
 
 /// An image's address: its 1-based number among the book's resources.
@@ -208,10 +219,13 @@ pub fn part(book: &Edition, images: &[&str]) -> Part {
             fragments: first..fragments.len(),
         });
     }
+    // Each link's fragment and offset, in place of the placeholder's
+    // zeros: `kindle:pos:fid:` is 15 bytes, the fragment 4 digits, `:off:`
+    // 5, the offset 10.
     for (at, target) in links {
         let (row, off) = placed[&target];
-        let link = format!("kindle:pos:fid:{}:off:{}", base32(row, 4), base32(off, 10));
-        text[at..at + PLACEHOLDER.len()].copy_from_slice(link.as_bytes());
+        put_base32(&mut text[at + 15..at + 19], row);
+        put_base32(&mut text[at + 24..at + PLACEHOLDER.len()], off);
     }
     let flow0 = text.len();
     text.extend_from_slice(CSS.as_bytes());
@@ -448,6 +462,9 @@ mod tests {
     fn base32_is_kindles() {
         assert_eq!(base32(0, 4), "0000");
         assert_eq!(base32(16, 4), "000G");
+        let mut digits = *b"0000000000";
+        put_base32(&mut digits, 32 * 32 + 31);
+        assert_eq!(&digits, b"000000010V");
         assert_eq!(base32(31, 1), "V");
         assert_eq!(base32(32 * 32 * 32 * 32, 4), "10000");
         assert_eq!(embed(0), "kindle:embed:0001?mime=image/gif");
