@@ -85,14 +85,23 @@ impl Compressed {
     }
 }
 
-/// The pieces of a record's text that become phrases: each digit alone,
-/// and the maximal runs between digits.
+/// Whether `b` may go on a number that starts with a digit: a digit, or a
+/// letter of KF8's base 32 (`0-9A-V`) or of a hex anchor (`a-f`).
+fn continues_number(b: u8) -> bool {
+    b.is_ascii_digit() || (b'A'..=b'V').contains(&b) || (b'a'..=b'f').contains(&b)
+}
+
+/// The pieces of a record's text that become phrases: each character of
+/// a number alone (a digit, and the base 32 or hex letters after it), and
+/// the maximal runs between numbers.
 fn runs(piece: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut at = 0;
+    let mut in_number = false;
     std::iter::from_fn(move || {
         let rest = &piece[at..];
         let first = *rest.first()?;
-        let len = if first.is_ascii_digit() {
+        in_number = first.is_ascii_digit() || (in_number && continues_number(first));
+        let len = if in_number {
             1
         } else {
             rest.iter()

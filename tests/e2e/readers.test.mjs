@@ -272,11 +272,13 @@ async function playHanoiToSolved(p, marked) {
 }
 
 /** Turns `pages` pages from the first board; each screen shows one whole
- * board (of `cells` images) or none (a screen of text). */
+ * board (of `cells` images) or none (a screen of text). As a reader
+ * would, it waits for the first board before turning: foliate-js never
+ * ends a turn asked for while it still goes to the board clicked. */
 async function turnPages(p, cells, pages) {
   let boards = 0;
   for (let i = 0; i < pages; i++) {
-    const s = await settled(p);
+    const s = await settled(p, i === 0 ? '' : undefined);
     if (Object.keys(s.boards).length > 0) {
       assertOneWholeBoard(s, cells, `screen ${i}`);
       boards++;
@@ -293,12 +295,23 @@ async function epubImage(path, name) {
   return [...await zip.file(`OEBPS/${name}`).async('uint8array')].join(',');
 }
 
-/** Runs `f` on a page of a fresh Chromium at `viewport`, then closes it. */
+/** How long one test may take: the slowest takes about 30 s here, and
+ * a reader that never ends a turn fails its test instead of hanging the
+ * run. */
+const LIMIT_MS = 180_000;
+
+/** Runs `f` on a page of a fresh Chromium at `viewport`, then closes it;
+ * fails if `f` has not ended within [`LIMIT_MS`]. */
 async function withPage(viewport, f) {
   const b = await browser(viewport);
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not done within ${LIMIT_MS / 1000} s`)), LIMIT_MS);
+  });
   try {
-    await f(b.page, b);
+    await Promise.race([f(b.page, b), limit]);
   } finally {
+    clearTimeout(timer);
     await b.close();
   }
 }
