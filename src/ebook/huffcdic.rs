@@ -135,49 +135,25 @@ struct Tokens<'a> {
     pieces: Vec<Vec<u32>>,
 }
 
-/// A run of one byte, as [`Tokens::cut`] spells a piece: the byte with
-/// this bit set, where a longer run is its index.
-const ONE_BYTE: u32 = 1 << 31;
-
-/// Every byte, for a one-byte phrase that is no longer sliced from its
-/// piece.
-static EVERY_BYTE: [u8; 256] = {
-    let mut all = [0; 256];
-    let mut i = 0;
-    while i < 256 {
-        all[i] = i as u8;
-        i += 1;
-    }
-    all
-};
-
 impl<'a> Tokens<'a> {
     /// Cuts `pieces` into phrases of at most `max_phrase` bytes. Each
-    /// piece is first spelled as its runs, each distinct run hashed once;
-    /// then each run seen often enough is spelled as its phrases, found
-    /// once a run, and a rare run as its tags or bytes.
+    /// distinct run is counted; then each run seen often enough is
+    /// spelled as its phrases, found once a run, and a rare run as its
+    /// tags or bytes. (The runs are cut again rather than kept: kept, they
+    /// held a book's KF8 text in four bytes a run, some 5 MB.)
     fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
         let mut run_ids: FxHashMap<&[u8], u32> = FxHashMap::default();
         // Each distinct run and how often it is seen.
         let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
-        let mut spelled: Vec<Vec<u32>> = Vec::with_capacity(pieces.len());
         for piece in pieces {
-            let mut ids = Vec::new();
-            for run in runs(piece) {
-                if run.len() == 1 {
-                    ids.push(ONE_BYTE | u32::from(run[0]));
-                    continue;
-                }
+            for run in runs(piece).filter(|r| r.len() > 1) {
                 let id = *run_ids.entry(run).or_insert_with(|| {
                     seen.push((run, 0));
                     (seen.len() - 1) as u32
                 });
                 seen[id as usize].1 += 1;
-                ids.push(id);
             }
-            spelled.push(ids);
         }
-        drop(run_ids);
         let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
         for &(run, n) in &seen {
             if n < MIN_RUN_COUNT {
@@ -210,17 +186,17 @@ impl<'a> Tokens<'a> {
         // Each frequent run's phrases, once found: a range of `found`.
         let mut spelt: Vec<(u32, u32)> = vec![(0, 0); seen.len()];
         let mut found: Vec<u32> = Vec::new();
-        for piece in spelled {
-            let mut out = Vec::with_capacity(piece.len() * 2);
-            for id in piece {
-                if id & ONE_BYTE != 0 {
-                    let b = (id & 0xff) as usize;
-                    let p = phrase_id(&mut t, &EVERY_BYTE[b..=b]);
+        for piece in pieces {
+            let mut out = Vec::new();
+            for run in runs(piece) {
+                if run.len() == 1 {
+                    let p = phrase_id(&mut t, run);
                     t.counts[p as usize] += 1;
                     out.push(p);
                     continue;
                 }
-                let (run, n) = seen[id as usize];
+                let id = run_ids[run];
+                let n = seen[id as usize].1;
                 if n >= MIN_RUN_COUNT {
                     let (from, len) = &mut spelt[id as usize];
                     if *len == 0 {
