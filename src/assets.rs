@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// The font every PDF page's text is set in, as shipped in `static/`.
 pub const FONT: &str = "DejaVuSans.ttf";
@@ -40,6 +41,9 @@ pub fn required<'a>(images: &'a [&'a str]) -> impl Iterator<Item = String> + 'a 
 #[derive(Clone, Debug)]
 pub struct Assets {
     files: BTreeMap<String, Vec<u8>>,
+    /// Each GIF of `files` as a PNG, made the first time a book asks for
+    /// it: every EPUB of the build shares one conversion.
+    pngs: BTreeMap<String, OnceLock<Vec<u8>>>,
     /// Relative path (with `/` separators) and where the file is.
     extras: Vec<(String, PathBuf)>,
 }
@@ -174,7 +178,16 @@ impl Assets {
                 extras.push((key, entry.into_path()));
             }
         }
-        Ok(Assets { files, extras })
+        let pngs = files
+            .keys()
+            .filter(|n| n.ends_with(".gif"))
+            .map(|n| (n.clone(), OnceLock::new()))
+            .collect();
+        Ok(Assets {
+            files,
+            pngs,
+            extras,
+        })
     }
 
     /// The files the build does not use itself (`CNAME`, `.nojekyll`,
@@ -195,5 +208,20 @@ impl Assets {
         self.files
             .get(name)
             .unwrap_or_else(|| panic!("{name} is not a required asset"))
+    }
+
+    /// The required GIF `name` (`x.gif`) as a palette PNG of the same
+    /// pixels ([`crate::ebook::png`]), converted once a build.
+    ///
+    /// # Panics
+    /// If `name` is not a required GIF: a programming error.
+    pub fn png(&self, name: &str) -> &[u8] {
+        self.pngs
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} is not a required GIF"))
+            .get_or_init(|| {
+                crate::ebook::png::from_gif(self.get(name))
+                    .expect("static/ GIFs are checked when loaded")
+            })
     }
 }

@@ -10,6 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{AUTHOR, caption, intro};
+use crate::assets::Assets;
 use crate::markup::{Grid, escape as escape_onto, write_grid};
 use crate::screen::{CellView, Edition, Screen, Target};
 
@@ -310,9 +311,12 @@ const CONTAINER: &str = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<container 
 xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles><rootfile \
 full-path=\"OEBPS/package.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>";
 
-/// The book as an EPUB file, with `images` (name and GIF) in manifest
-/// order, the cover last. The images go in as PNG ([`super::png`]).
-pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
+/// The book as an EPUB file, with the images its screens use and the
+/// cover ([`super::images`], in manifest order), as PNG
+/// ([`Assets::png`]).
+pub fn write(book: &Edition, assets: &Assets) -> Vec<u8> {
+    let images = super::images(book, assets);
+    let images = &images[..];
     let layout = Layout::new(book);
     let chunks = layout.chunks.len();
     let mut files: Vec<(String, Vec<u8>)> = vec![
@@ -331,8 +335,8 @@ pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
             boards(book, &layout, c).into(),
         ));
     }
-    for (name, bytes) in images {
-        let png = super::png::from_gif(bytes).expect("static/ GIFs are checked when loaded");
+    for (name, _) in images {
+        let png = assets.png(&format!("{name}.gif")).to_vec();
         files.push((format!("OEBPS/{name}.png"), png));
     }
     zip(&files)

@@ -69,9 +69,7 @@ pub const FORMATS: [(&str, Budget, Writer); 5] = [
         images.push((THUMB, assets.get(&format!("{THUMB}.gif"))));
         mobi::write(e, &images)
     }),
-    (".epub", Budget::Epub, |e, assets| {
-        epub::write(e, &images(e, assets))
-    }),
+    (".epub", Budget::Epub, epub::write),
     ("-kindle.html", Budget::None, |e, _| kindle_html::write(e)),
     ("-kindle.opf", Budget::None, |e, _| kindle_html::opf(e)),
     (".pdf", Budget::Pdf, |e, assets| {

@@ -217,8 +217,8 @@ fn the_hanoi_books_hold_every_position() {
     let (positions, play, analysed) = editions(3);
     let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
     for edition in [&play, &analysed] {
+        let book = epub::write(edition, &assets);
         let images = ebook::images(edition, &assets);
-        let book = epub::write(edition, &images);
         let mut zip = zip::ZipArchive::new(std::io::Cursor::new(book)).unwrap();
         let (mut ids, mut links) = (Vec::new(), Vec::new());
         for i in 0..zip.len() {
@@ -262,7 +262,7 @@ fn hanoi_book_sizes_at_every_number_of_discs() {
             let images = ebook::images(edition, &assets);
             let (m, e) = (
                 mobi::write(edition, &images).len(),
-                epub::write(edition, &images).len(),
+                epub::write(edition, &assets).len(),
             );
             eprintln!(
                 "{discs} discs, {}: {} screens, MOBI {m} bytes, EPUB {e} bytes{}",
