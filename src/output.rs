@@ -571,11 +571,17 @@ impl Staging {
         let mut progress = self.progress.lock().expect("a writer panicked");
         let mut lines = String::new();
         let mut dirs = Vec::new();
+        // A path as a folder's key, `d/`, in one buffer for every path.
+        let mut key = String::new();
+        let folder = |key: &mut String, k: &str| {
+            key.clear();
+            key.push_str(k);
+            key.push('/');
+        };
         for path in paths {
-            let taken = |p: &Progress, k: &str| {
-                p.made.contains_key(k) || p.made.contains_key(&format!("{k}/")) || k == MARKER
-            };
-            if taken(&progress, path) {
+            folder(&mut key, path);
+            let made = &progress.made;
+            if path == MARKER || made.contains_key(path) || made.contains_key(key.as_str()) {
                 return Err(OutputError::Twice(path.to_string()));
             }
             let mut dir = path;
@@ -583,9 +589,11 @@ impl Staging {
                 if progress.made.contains_key(d) {
                     return Err(OutputError::Twice(d.to_string()));
                 }
-                if progress.made.insert(format!("{d}/"), None).is_some() {
+                folder(&mut key, d);
+                if progress.made.contains_key(key.as_str()) {
                     break;
                 }
+                progress.made.insert(key.clone(), None);
                 lines.push_str(d);
                 lines.push_str("/\n");
                 dirs.push(d);

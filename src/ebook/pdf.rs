@@ -681,7 +681,7 @@ fn assemble(doc: &Doc, font: &Font, pages: Vec<Page>) -> Vec<u8> {
                 }
             }
         }
-        pdf.stream(content_id, &deflate::zlib(&page.content))
+        pdf.stream(content_id, &deflate::zlib_quick(&page.content))
             .filter(Filter::FlateDecode);
         for (l, (rect, to)) in page.links.iter().enumerate() {
             let mut a = pdf.annotation(link_ids[l]);
@@ -856,7 +856,7 @@ fn picture_form(chunk: &mut Chunk, picture: &Picture, alloc: &mut impl FnMut() -
         c.restore_state();
     }
     let id = alloc();
-    let content = deflate::zlib(&c.finish());
+    let content = deflate::zlib_quick(&c.finish());
     let mut form = chunk.form_xobject(id, &content);
     form.filter(Filter::FlateDecode);
     form.bbox(Rect::new(0.0, 0.0, 1.0, 1.0));
@@ -948,7 +948,7 @@ fn write_font(
     }
     pdf.cmap(cmap, &unicode.finish());
     let subset = subsetter::subset(font.data, 0, &font.remapper).expect("the font subsets");
-    pdf.stream(file, &deflate::zlib(&subset))
+    pdf.stream(file, &deflate::zlib_quick(&subset))
         .filter(Filter::FlateDecode);
 }
 

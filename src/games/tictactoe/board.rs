@@ -241,6 +241,24 @@ fn winnable(id: u32) -> bool {
     table[id as usize]
 }
 
+/// For each mask of squares, the ternary number with a 1 at each of its
+/// squares, top-left (bit 0) most significant: `Board::id` of its marks.
+static TERNARY: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut mask = 0;
+    while mask < 512 {
+        let mut square = 0;
+        while square < 9 {
+            if mask & (1 << square) != 0 {
+                table[mask] += 3u16.pow(8 - square);
+            }
+            square += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 /// 3^9: every board id is below this.
 pub const ID_LIMIT: u32 = 19_683;
 
@@ -373,14 +391,10 @@ impl Board {
     /// The board's id: its squares in reading order read as a ternary number,
     /// top-left most significant, 0 empty, 1 X, 2 O (the 2009 post's scheme).
     pub fn id(self) -> u32 {
-        self.cells().iter().fold(0, |acc, c| {
-            acc * 3
-                + match c {
-                    Cell::Empty => 0,
-                    Cell::Taken(Player::X) => 1,
-                    Cell::Taken(Player::O) => 2,
-                }
-        })
+        // Each mask's marks as ternary digits of 1, looked up: the solver,
+        // the maps and the books ask for ids millions of times a build.
+        u32::from(TERNARY[usize::from(self.x & SQUARES)])
+            + 2 * u32::from(TERNARY[usize::from(self.o & SQUARES)])
     }
 
     /// The board with this id, if the id is below 3^9.
