@@ -253,8 +253,12 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
     let (made, (maps, poster)) = timed(timings, "screens, pages, books and maps, at once", || {
         crate::par::join(
             || {
-                each_edition(&solver, &games, &hanoi, |edition| {
+                each_edition(&solver, &games, &hanoi, |mut edition| {
                     let work = edition_work(&edition, assets, options.budgets, sink);
+                    // Only the home page needs it from here on, and not its
+                    // screens: they go now, not once every edition is done.
+                    edition.screens = Vec::new();
+                    edition.files = Vec::new();
                     (edition, work)
                 })
             },
