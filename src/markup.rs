@@ -10,7 +10,7 @@ use crate::screen::{CellView, Screen, Target};
 /// Text or an attribute value onto `out`, with `&`, `<`, `>` and `"`
 /// escaped: safe in HTML and XHTML text and in a double-quoted value.
 pub fn escape(out: &mut String, s: &str) {
-    if !s.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"')) {
+    if !needs_escape(s.as_bytes()) {
         out.push_str(s);
         return;
     }
@@ -23,6 +23,30 @@ pub fn escape(out: &mut String, s: &str) {
             c => out.push(c),
         }
     }
+}
+
+/// Whether `s` holds `&`, `<`, `>` or `"`, eight bytes at a time: every
+/// label, heading and link of every page and book goes through
+/// [`escape`], and hardly any needs it.
+fn needs_escape(s: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    // Nonzero exactly when some byte of `w` is zero.
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & (ONES * 0x80);
+    let mut words = s.chunks_exact(8);
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let found = has_zero(w ^ (ONES * u64::from(b'&')))
+            | has_zero(w ^ (ONES * u64::from(b'<')))
+            | has_zero(w ^ (ONES * u64::from(b'>')))
+            | has_zero(w ^ (ONES * u64::from(b'"')));
+        if found != 0 {
+            return true;
+        }
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|b| matches!(b, b'&' | b'<' | b'>' | b'"'))
 }
 
 /// A format's markup for the parts of a grid, called by [`write_grid`].
@@ -66,6 +90,25 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn needs_escape_finds_each_of_the_four_anywhere() {
+        // Every byte value at every place of strings up to 20 bytes long,
+        // among bytes next to the four in value.
+        for len in 1..20 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut s: Vec<u8> = (0..len)
+                        .map(|i| [b'%', b'=', b'?', b'!', b'#'][i % 5])
+                        .collect();
+                    s[at] = b;
+                    let plain = s.iter().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"'));
+                    assert_eq!(needs_escape(&s), plain, "{s:?}");
+                }
+            }
+        }
+        assert!(!needs_escape(b""));
+    }
 
     #[test]
     fn escapes_the_four_characters_and_nothing_else() {
