@@ -156,19 +156,35 @@ fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
 struct Tokens<'a> {
     phrases: Vec<&'a [u8]>,
     counts: Vec<u32>,
-    pieces: Vec<Vec<u32>>,
+    /// Every piece's phrases, one piece after another.
+    spelt: Vec<u32>,
+    /// Where each piece's phrases end in `spelt`.
+    ends: Vec<usize>,
+}
+
+impl Tokens<'_> {
+    /// Each piece's phrases.
+    fn pieces(&self) -> impl Iterator<Item = &[u32]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(from, &to)| &self.spelt[from..to])
+    }
 }
 
 impl<'a> Tokens<'a> {
     /// Cuts `pieces` into phrases of at most `max_phrase` bytes. Each
-    /// distinct run is counted; then each run seen often enough is
-    /// spelled as its phrases, found once a run, and a rare run as its
-    /// tags or bytes. (The runs are cut again rather than kept: kept, they
-    /// held a book's KF8 text in four bytes a run, some 5 MB.)
+    /// distinct run of more than one byte is counted, and its id kept in
+    /// text order (four bytes a run: 426 KB for the default build's
+    /// largest text; the runs of one byte, a number's, are not kept); then
+    /// each run seen often enough is spelled as its phrases, found once a
+    /// run, and a rare run as its tags or bytes.
     fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
         let mut run_ids: FxHashMap<&[u8], u32> = FxHashMap::default();
         // Each distinct run and how often it is seen.
         let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
+        // The id of each run of more than one byte, in text order.
+        let mut in_order: Vec<u32> = Vec::new();
         for piece in pieces {
             for run in runs(piece).filter(|r| r.len() > 1) {
                 let id = *run_ids.entry(run).or_insert_with(|| {
@@ -176,8 +192,11 @@ impl<'a> Tokens<'a> {
                     (seen.len() - 1) as u32
                 });
                 seen[id as usize].1 += 1;
+                in_order.push(id);
             }
         }
+        drop(run_ids);
+        let mut in_order = in_order.into_iter();
         let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
         for &(run, n) in &seen {
             if n < MIN_RUN_COUNT {
@@ -189,7 +208,8 @@ impl<'a> Tokens<'a> {
         let mut t = Tokens {
             phrases: Vec::new(),
             counts: Vec::new(),
-            pieces: Vec::new(),
+            spelt: Vec::new(),
+            ends: Vec::with_capacity(pieces.len()),
         };
         let mut ids: FxHashMap<&[u8], u32> = FxHashMap::default();
         let mut bytes = [u32::MAX; 256];
@@ -210,8 +230,8 @@ impl<'a> Tokens<'a> {
         // Each frequent run's phrases, once found: a range of `found`.
         let mut spelt: Vec<(u32, u32)> = vec![(0, 0); seen.len()];
         let mut found: Vec<u32> = Vec::new();
+        let mut out = Vec::new();
         for piece in pieces {
-            let mut out = Vec::new();
             for run in runs(piece) {
                 if run.len() == 1 {
                     let p = phrase_id(&mut t, run);
@@ -219,7 +239,7 @@ impl<'a> Tokens<'a> {
                     out.push(p);
                     continue;
                 }
-                let id = run_ids[run];
+                let id = in_order.next().expect("the same runs as the first pass");
                 let n = seen[id as usize].1;
                 if n >= MIN_RUN_COUNT {
                     let (from, len) = &mut spelt[id as usize];
@@ -250,8 +270,9 @@ impl<'a> Tokens<'a> {
                     }
                 }
             }
-            t.pieces.push(out);
+            t.ends.push(out.len());
         }
+        t.spelt = out;
         t
     }
 }
@@ -481,8 +502,7 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
     }
     let code = Code::new(&lengths(&tokens.counts, limits.min_longest));
     let records = tokens
-        .pieces
-        .iter()
+        .pieces()
         .map(|symbols| {
             let mut out = Vec::new();
             let (mut acc, mut have) = (0u64, 0u32);
