@@ -9,10 +9,11 @@
 //! [`shortest_replies`] picks to keep the book short, the same on every
 //! run.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::vs_computer::{Match, Spec};
 use crate::game::{Game, Side};
+use crate::graph::StateGraph;
 use crate::opponent::Level;
 use crate::screen::{Edition, Link, Target};
 use crate::solver::Solver;
@@ -33,49 +34,113 @@ fn best_replies<G: Game>(solver: &Solver<G>, after: G) -> Vec<G::Move> {
 /// position the book faces, one of its best replies.
 type Replies<G> = FxHashMap<G, <G as Game>::Move>;
 
-/// Counts the pages of a half, thousands of times in the search below,
-/// reusing its buffers; and notes the positions the book faces on the
-/// way, since a reply the reader never reaches cannot change the count.
-struct Counter<G> {
-    seen: FxHashSet<G>,
-    stack: Vec<G>,
+/// Counts the pages of a half, thousands of times in the search below.
+/// A position is its place in the game's graph, and each position's
+/// positions one move on are found once, so a count hashes nothing; it
+/// notes the positions the book faces on the way, since a reply the
+/// reader never reaches cannot change the count.
+struct Counter<'g, G: Game> {
+    graph: &'g StateGraph<G>,
+    /// For each position, the positions one move on, in move order.
+    next: Vec<Vec<u32>>,
+    /// For each position the book faces, where its reply leads
+    /// ([`NO_REPLY`] where it has none).
+    reply: Vec<u32>,
+    /// The count each position was last reached in.
+    seen: Vec<u32>,
+    count: u32,
+    stack: Vec<u32>,
     /// The positions the book faced in the last count.
-    faced: FxHashSet<G>,
+    faced: Vec<u32>,
 }
 
-impl<G: Game> Counter<G> {
-    fn new() -> Self {
+/// A position the book does not answer: the game is over there, or it is
+/// the reader's turn.
+const NO_REPLY: u32 = u32::MAX;
+
+impl<'g, G: Game> Counter<'g, G> {
+    fn new(graph: &'g StateGraph<G>) -> Self {
+        let place = |p: G| graph.position(p).expect("the graph holds every position") as u32;
+        let next = graph
+            .boards()
+            .iter()
+            .map(|&p| {
+                p.moves()
+                    .map(|m| place(p.play(m).expect("legal")))
+                    .collect()
+            })
+            .collect();
         Counter {
-            seen: FxHashSet::default(),
+            graph,
+            next,
+            reply: vec![NO_REPLY; graph.len()],
+            seen: vec![0; graph.len()],
+            count: 0,
             stack: Vec::new(),
-            faced: FxHashSet::default(),
+            faced: Vec::new(),
         }
     }
 
-    /// The pages of a half from `start` when the book answers with
-    /// `replies`.
-    fn pages(&mut self, start: G, replies: &Replies<G>) -> usize {
-        let Counter { seen, stack, faced } = self;
-        seen.clear();
+    fn place(&self, p: G) -> usize {
+        self.graph
+            .position(p)
+            .expect("the graph holds every position")
+    }
+
+    /// The book answers `after` (a position in play) with `reply`.
+    fn answer(&mut self, after: G, reply: G::Move) {
+        let to = after.play(reply).expect("legal");
+        let (at, to) = (self.place(after), self.place(to));
+        self.reply[at] = to as u32;
+    }
+
+    /// The pages of a half from `start` with the book's answers as they
+    /// stand.
+    fn pages(&mut self, start: G) -> usize {
+        self.count += 1;
+        let count = self.count;
+        let Counter {
+            next,
+            reply,
+            seen,
+            stack,
+            faced,
+            ..
+        } = self;
         faced.clear();
-        seen.insert(start);
-        stack.push(start);
+        let start = self
+            .graph
+            .position(start)
+            .expect("the graph holds every position");
+        seen[start] = count;
+        stack.push(start as u32);
+        let mut pages = 1;
         while let Some(p) = stack.pop() {
-            for m in p.moves() {
-                let after = p.play(m).expect("legal");
-                let next = match replies.get(&after) {
-                    Some(&r) if !after.is_over() => {
-                        faced.insert(after);
-                        after.play(r).expect("legal")
+            for &after in &next[p as usize] {
+                let to = match reply[after as usize] {
+                    NO_REPLY => after,
+                    to => {
+                        faced.push(after);
+                        to
                     }
-                    _ => after,
                 };
-                if seen.insert(next) {
-                    stack.push(next);
+                if seen[to as usize] != count {
+                    seen[to as usize] = count;
+                    pages += 1;
+                    stack.push(to);
                 }
             }
         }
-        seen.len()
+        pages
+    }
+
+    /// The positions the book faced in the last count, as a set by place.
+    fn faced(&self) -> Vec<bool> {
+        let mut set = vec![false; self.reply.len()];
+        for &p in &self.faced {
+            set[p as usize] = true;
+        }
+        set
     }
 }
 
@@ -101,14 +166,17 @@ pub fn shortest_replies<G: Game>(solver: &Solver<G>, start: G) -> Replies<G> {
         .filter(|(_, best)| best.len() > 1)
         .collect();
     choices.sort_by_key(|(p, _)| p.key());
-    let mut counter = Counter::new();
-    let mut pages = counter.pages(start, &replies);
+    let mut counter = Counter::new(solver.graph());
+    for (&after, &r) in &replies {
+        counter.answer(after, r);
+    }
+    let mut pages = counter.pages(start);
     // The positions the book faces with the replies as they stand.
-    let mut faced = counter.faced.clone();
+    let mut faced = counter.faced();
     loop {
         let mut changed = false;
         for (after, best) in &choices {
-            if !faced.contains(after) {
+            if !faced[counter.place(*after)] {
                 continue;
             }
             for &r in best {
@@ -117,13 +185,15 @@ pub fn shortest_replies<G: Game>(solver: &Solver<G>, start: G) -> Replies<G> {
                     continue;
                 }
                 replies.insert(*after, r);
-                let n = counter.pages(start, &replies);
+                counter.answer(*after, r);
+                let n = counter.pages(start);
                 if n < pages {
                     pages = n;
                     changed = true;
-                    faced.clone_from(&counter.faced);
+                    faced = counter.faced();
                 } else {
                     replies.insert(*after, kept);
+                    counter.answer(*after, kept);
                 }
             }
         }
@@ -253,7 +323,11 @@ mod tests {
                     replies.insert(after, best_replies(&solver, after)[0]);
                 }
             }
-            Counter::new().pages(start, &replies)
+            let mut counter = Counter::new(solver.graph());
+            for (&after, &r) in &replies {
+                counter.answer(after, r);
+            }
+            counter.pages(start)
         };
         let naive = [lowest(halves[0].start), lowest(halves[1].start)];
         // The figures the closing note gives: 223 and 62 pages, against
