@@ -233,9 +233,9 @@ fn push_head(w: &mut String, title: &str, icon: bool) {
 /// ends or quotes a value, otherwise in double quotes.
 fn attr(out: &mut String, v: &str) {
     let bare = !v.is_empty()
-        && !v
-            .bytes()
-            .any(|b| b.is_ascii_whitespace() || b"\"'=<>`".contains(&b));
+        && !v.bytes().any(|b| {
+            b.is_ascii_whitespace() || matches!(b, b'"' | b'\'' | b'=' | b'<' | b'>' | b'`')
+        });
     if bare {
         escape(out, v);
     } else {
