@@ -41,8 +41,10 @@ type Replies<G> = FxHashMap<G, <G as Game>::Move>;
 /// reader never reaches cannot change the count.
 struct Counter<'g, G: Game> {
     graph: &'g StateGraph<G>,
-    /// For each position, the positions one move on, in move order.
-    next: Vec<Vec<u32>>,
+    /// The positions one move on, in move order, of position `p`:
+    /// `next[starts[p]..starts[p + 1]]`.
+    next: Vec<u32>,
+    starts: Vec<u32>,
     /// For each position the book faces, where its reply leads
     /// ([`NO_REPLY`] where it has none).
     reply: Vec<u32>,
@@ -61,18 +63,16 @@ const NO_REPLY: u32 = u32::MAX;
 impl<'g, G: Game> Counter<'g, G> {
     fn new(graph: &'g StateGraph<G>) -> Self {
         let place = |p: G| graph.position(p).expect("the graph holds every position") as u32;
-        let next = graph
-            .boards()
-            .iter()
-            .map(|&p| {
-                p.moves()
-                    .map(|m| place(p.play(m).expect("legal")))
-                    .collect()
-            })
-            .collect();
+        let (mut next, mut starts) = (Vec::new(), Vec::with_capacity(graph.len() + 1));
+        for &p in graph.boards() {
+            starts.push(next.len() as u32);
+            next.extend(p.moves().map(|m| place(p.play(m).expect("legal"))));
+        }
+        starts.push(next.len() as u32);
         Counter {
             graph,
             next,
+            starts,
             reply: vec![NO_REPLY; graph.len()],
             seen: vec![0; graph.len()],
             count: 0,
@@ -101,6 +101,7 @@ impl<'g, G: Game> Counter<'g, G> {
         let count = self.count;
         let Counter {
             next,
+            starts,
             reply,
             seen,
             stack,
@@ -116,7 +117,8 @@ impl<'g, G: Game> Counter<'g, G> {
         stack.push(start as u32);
         let mut pages = 1;
         while let Some(p) = stack.pop() {
-            for &after in &next[p as usize] {
+            let p = p as usize;
+            for &after in &next[starts[p] as usize..starts[p + 1] as usize] {
                 let to = match reply[after as usize] {
                     NO_REPLY => after,
                     to => {
