@@ -56,17 +56,24 @@ struct Counter<'g, G: Game> {
     faced: Vec<u32>,
 }
 
+/// Where `p` stands in `graph`, which holds every position of its game.
+fn place<G: Game>(graph: &StateGraph<G>, p: G) -> usize {
+    graph.position(p).expect("the graph holds every position")
+}
+
 /// A position the book does not answer: the game is over there, or it is
 /// the reader's turn.
 const NO_REPLY: u32 = u32::MAX;
 
 impl<'g, G: Game> Counter<'g, G> {
     fn new(graph: &'g StateGraph<G>) -> Self {
-        let place = |p: G| graph.position(p).expect("the graph holds every position") as u32;
         let (mut next, mut starts) = (Vec::new(), Vec::with_capacity(graph.len() + 1));
         for &p in graph.boards() {
             starts.push(next.len() as u32);
-            next.extend(p.moves().map(|m| place(p.play(m).expect("legal"))));
+            next.extend(
+                p.moves()
+                    .map(|m| place(graph, p.play(m).expect("legal")) as u32),
+            );
         }
         starts.push(next.len() as u32);
         Counter {
@@ -81,16 +88,10 @@ impl<'g, G: Game> Counter<'g, G> {
         }
     }
 
-    fn place(&self, p: G) -> usize {
-        self.graph
-            .position(p)
-            .expect("the graph holds every position")
-    }
-
     /// The book answers `after` (a position in play) with `reply`.
     fn answer(&mut self, after: G, reply: G::Move) {
         let to = after.play(reply).expect("legal");
-        let (at, to) = (self.place(after), self.place(to));
+        let (at, to) = (place(self.graph, after), place(self.graph, to));
         self.reply[at] = to as u32;
     }
 
@@ -99,6 +100,7 @@ impl<'g, G: Game> Counter<'g, G> {
     fn pages(&mut self, start: G) -> usize {
         self.count += 1;
         let count = self.count;
+        let start = place(self.graph, start);
         let Counter {
             next,
             starts,
@@ -109,10 +111,6 @@ impl<'g, G: Game> Counter<'g, G> {
             ..
         } = self;
         faced.clear();
-        let start = self
-            .graph
-            .position(start)
-            .expect("the graph holds every position");
         seen[start] = count;
         stack.push(start as u32);
         let mut pages = 1;
@@ -178,7 +176,7 @@ pub fn shortest_replies<G: Game>(solver: &Solver<G>, start: G) -> Replies<G> {
     loop {
         let mut changed = false;
         for (after, best) in &choices {
-            if !faced[counter.place(*after)] {
+            if !faced[place(solver.graph(), *after)] {
                 continue;
             }
             for &r in best {
