@@ -11,7 +11,9 @@
 
 use std::borrow::Cow;
 
-use rustc_hash::FxHashMap;
+use std::hash::BuildHasher as _;
+
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::game::{Game, Note, Texts};
 use crate::output::OutFile;
@@ -291,8 +293,10 @@ impl Edition {
         let mut order: Vec<usize> = (0..self.screens.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(self.screens[i].depth));
         let mut merged: FxHashMap<Target, Target> = FxHashMap::default();
-        let mut kept = vec![None; self.screens.len()];
-        let mut seen: FxHashMap<Screen, Target> = FxHashMap::default();
+        // The screens kept, each with its target cleared while they are
+        // compared, and the ones kept under each hash of such a screen.
+        let mut kept: Vec<Option<Screen>> = vec![None; self.screens.len()];
+        let mut seen: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
         for i in order {
             let old = &self.screens[i];
             let follow = |t: Target| merged.get(&t).copied().unwrap_or(t);
@@ -305,17 +309,23 @@ impl Edition {
                 cell.link = cell.link.map(follow);
             }
             s.target = Target::Contents;
-            let canonical = *seen.entry(s.clone()).or_insert(old.target);
-            merged.insert(old.target, canonical);
-            if canonical == old.target {
-                s.target = old.target;
-                kept[i] = Some(s);
+            let same = seen.entry(FxBuildHasher.hash_one(&s)).or_default();
+            match same.iter().find(|&&j| kept[j].as_ref() == Some(&s)) {
+                Some(&j) => {
+                    merged.insert(old.target, self.screens[j].target);
+                }
+                None => {
+                    same.push(i);
+                    kept[i] = Some(s);
+                }
             }
         }
         // A link to a screen merged after the linking screen was looked
         // at (only ever a nav link back up) still lands on the one kept.
         let follow = |t: Target| merged.get(&t).copied().unwrap_or(t);
-        for s in kept.iter_mut().flatten() {
+        for (i, s) in kept.iter_mut().enumerate() {
+            let Some(s) = s else { continue };
+            s.target = self.screens[i].target;
             for cell in &mut s.cells {
                 cell.link = cell.link.map(follow);
             }

@@ -92,21 +92,17 @@ pub fn two_player_files(graph: &StateGraph<Board>, assets: &Assets) -> Vec<OutFi
 /// One book: an edition (as books show it) in one format, with its size
 /// against its budget and the wall time its job took.
 fn render_book(
-    edition: &Edition,
+    book: &ebook::Book,
     format: &(&str, ebook::Budget, ebook::Writer),
-    assets: &Assets,
     budgets: Budgets,
 ) -> (OutFile, BookReport, Timing) {
     let (suffix, budget, write) = format;
+    let edition = book.edition;
     let start = Instant::now();
     let file = format!("{EBOOKS}/{}{suffix}", edition.book_stem());
     let pages = (*budget == ebook::Budget::Pdf).then(|| ebook::pdf::pages(edition));
     let left_out = pages.is_some_and(|p| p > budgets.pdf_pages);
-    let bytes = if left_out {
-        Vec::new()
-    } else {
-        write(edition, assets)
-    };
+    let bytes = if left_out { Vec::new() } else { write(book) };
     let budget = match budget {
         ebook::Budget::Mobi => Some(budgets.mobi),
         ebook::Budget::Epub => Some(budgets.epub),
@@ -164,9 +160,10 @@ fn edition_work(
         },
         || {
             let book = edition.for_books();
+            let shared = ebook::Book::new(&book, assets);
             // The EPUB (deflate) and the MOBI take longest; they start first.
             let made = crate::par::map(ebook::formats(&book), |format| {
-                let (file, report, timing) = render_book(&book, format, assets, budgets);
+                let (file, report, timing) = render_book(&shared, format, budgets);
                 if !report.left_out {
                     sink.put(vec![file])?;
                 }

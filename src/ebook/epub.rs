@@ -9,8 +9,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{AUTHOR, caption, intro};
-use crate::assets::Assets;
+use super::{AUTHOR, Book, caption, intro};
 use crate::markup::{Grid, escape as escape_onto, write_grid};
 use crate::screen::{CellView, Edition, Screen, Target};
 
@@ -73,7 +72,7 @@ xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><m
 
 /// The content files of a book: the opening page, then the boards, packed
 /// in book order into files of at most [`MAX_FILE_BYTES`].
-pub(super) struct Layout {
+pub(crate) struct Layout {
     files: FxHashMap<Target, String>,
     /// The screens of each file of boards.
     pub(super) chunks: Vec<std::ops::Range<usize>>,
@@ -313,11 +312,12 @@ full-path=\"OEBPS/package.opf\" media-type=\"application/oebps-package+xml\"/></
 
 /// The book as an EPUB file, with the images its screens use and the
 /// cover ([`super::images`], in manifest order), as PNG
-/// ([`Assets::png`]).
-pub fn write(book: &Edition, assets: &Assets) -> Vec<u8> {
+/// ([`crate::assets::Assets::png`]).
+pub fn write(book: &Book) -> Vec<u8> {
+    let (assets, layout) = (book.assets, book.layout());
+    let book = book.edition;
     let images = super::images(book, assets);
     let images = &images[..];
-    let layout = Layout::new(book);
     let chunks = layout.chunks.len();
     let mut files: Vec<(String, Vec<u8>)> = vec![
         ("META-INF/container.xml".into(), CONTAINER.into()),
@@ -325,14 +325,14 @@ pub fn write(book: &Edition, assets: &Assets) -> Vec<u8> {
             "OEBPS/package.opf".into(),
             package(book, chunks, images).into(),
         ),
-        ("OEBPS/nav.xhtml".into(), nav(book, &layout).into()),
+        ("OEBPS/nav.xhtml".into(), nav(book, layout).into()),
         ("OEBPS/book.css".into(), CSS.into()),
-        ("OEBPS/front.xhtml".into(), front(book, &layout).into()),
+        ("OEBPS/front.xhtml".into(), front(book, layout).into()),
     ];
     for c in 0..chunks {
         files.push((
             format!("OEBPS/{}", board_file(c)),
-            boards(book, &layout, c).into(),
+            boards(book, layout, c).into(),
         ));
     }
     for (name, _) in images {

@@ -23,10 +23,10 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
-use super::COVER;
-use super::epub::{CSS, Layout, MODIFIED, board, front_body, page};
+use super::epub::{CSS, MODIFIED, board, front_body, page};
 use super::indx::{self, Cncx, Entry, Tag};
-use crate::screen::{Edition, Target};
+use super::{Book, COVER};
+use crate::screen::Target;
 
 /// The most bytes of screens in one fragment (about kindlegen's size).
 pub const FRAGMENT_BYTES: usize = 8192;
@@ -155,8 +155,9 @@ fn unit(target: Target, write: impl FnOnce(&dyn Fn(&mut String, Target)) -> Stri
 
 /// The KF8 part of `book`, whose resources are `images` (names, in
 /// record order).
-pub fn part(book: &Edition, images: &[&str]) -> Part {
-    let layout = Layout::new(book);
+pub fn part(book: &Book, images: &[&str]) -> Part {
+    let layout = book.layout();
+    let book = book.edition;
     let resource = |name: &str| images.iter().position(|n| *n == name).map(embed);
     let srcs: Vec<String> = book
         .images
@@ -479,7 +480,9 @@ mod tests {
         let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
         let mut names = book.used_images();
         names.push(COVER);
-        let p = part(&book, &names);
+        let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
+        let p = part(&Book::new(&book, &assets), &names);
         assert!(p.text.is_ascii());
         let text = &p.text[..p.flow0];
         let mut ids = 0;

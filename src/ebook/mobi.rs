@@ -19,7 +19,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{AUTHOR, COVER, THUMB, caption, intro};
+use super::{AUTHOR, Book, COVER, THUMB, caption, intro};
 use super::{huffcdic, kf8, palmdoc};
 use crate::markup::{Grid, escape, write_grid};
 use crate::screen::{CellView, Edition, Target};
@@ -650,17 +650,20 @@ pub fn container(
     out
 }
 
-/// The book as a combined MOBI 6 and KF8 file, with `images` (name and
-/// GIF) in record order.
-pub fn write(book: &Edition, images: &[(&str, &[u8])]) -> Vec<u8> {
+/// The book as a combined MOBI 6 and KF8 file, with its images
+/// ([`super::images`]) and the cover's thumbnail, in record order.
+pub fn write(book: &Book) -> Vec<u8> {
+    let mut images = super::images(book.edition, book.assets);
+    images.push((THUMB, book.assets.get(&format!("{THUMB}.gif"))));
     let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
     let bytes: Vec<&[u8]> = images.iter().map(|(_, b)| *b).collect();
-    let (text, start) = markup(book, &names);
+    let (text, start) = markup(book.edition, &names);
     // The MOBI 6 text is compressed and dropped before the KF8 part is
     // made: a book's two texts are never held at once.
     let mobi6 = text_records(&text);
     drop(text);
     let part = kf8::part(book, &names);
+    let book = book.edition;
     let meta = Metadata {
         title: &book.title,
         author: AUTHOR,

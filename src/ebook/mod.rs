@@ -16,6 +16,8 @@ pub mod palmdoc;
 pub mod pdf;
 pub mod png;
 
+use std::sync::OnceLock;
+
 use crate::assets::Assets;
 use crate::screen::{Edition, Screen};
 
@@ -56,24 +58,50 @@ pub fn images<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'a 
         .collect()
 }
 
-/// A format: writes a book (an edition as books show it), taking what it
-/// draws with from `static/`.
-pub type Writer = fn(&Edition, &Assets) -> Vec<u8>;
+/// A book as its formats see it: an edition (as books show it), what it
+/// draws with from `static/`, and what two formats share, worked out once
+/// by the first to ask: the EPUB's files of screens, which its KF8 part
+/// (in the MOBI) has too.
+pub struct Book<'a> {
+    /// The edition, as books show it ([`Edition::for_books`]).
+    pub edition: &'a Edition,
+    /// The files of `static/`.
+    pub assets: &'a Assets,
+    layout: OnceLock<epub::Layout>,
+}
+
+impl<'a> Book<'a> {
+    /// The book of `edition` (as books show it), drawn with `assets`.
+    pub fn new(edition: &'a Edition, assets: &'a Assets) -> Book<'a> {
+        Book {
+            edition,
+            assets,
+            layout: OnceLock::new(),
+        }
+    }
+
+    /// The screens of each EPUB content file: made once a book, since
+    /// sizing the files renders every screen.
+    pub(crate) fn layout(&self) -> &epub::Layout {
+        self.layout.get_or_init(|| epub::Layout::new(self.edition))
+    }
+}
+
+/// A format: writes a book.
+pub type Writer = fn(&Book) -> Vec<u8>;
 
 /// Every book format: the file name's ending, its size budget, and its
 /// writer. The print format comes last: the print-only editions have it
 /// alone ([`Edition::print_only`]).
 pub const FORMATS: [(&str, Budget, Writer); 5] = [
-    (".mobi", Budget::Mobi, |e, assets| {
-        let mut images = images(e, assets);
-        images.push((THUMB, assets.get(&format!("{THUMB}.gif"))));
-        mobi::write(e, &images)
-    }),
+    (".mobi", Budget::Mobi, mobi::write),
     (".epub", Budget::Epub, epub::write),
-    ("-kindle.html", Budget::None, |e, _| kindle_html::write(e)),
-    ("-kindle.opf", Budget::None, |e, _| kindle_html::opf(e)),
-    (".pdf", Budget::Pdf, |e, assets| {
-        pdf::write(e, &pdf::Drawing::new(e, assets))
+    ("-kindle.html", Budget::None, |b| {
+        kindle_html::write(b.edition)
+    }),
+    ("-kindle.opf", Budget::None, |b| kindle_html::opf(b.edition)),
+    (".pdf", Budget::Pdf, |b| {
+        pdf::write(b.edition, &pdf::Drawing::new(b.edition, b.assets))
     }),
 ];
 

@@ -9,7 +9,7 @@ use std::io::Read as _;
 
 use scraper::{Html, Selector};
 use tictactoe_book::assets::Assets;
-use tictactoe_book::ebook::{self, epub, kindle_html, mobi};
+use tictactoe_book::ebook::{Book, epub, kindle_html, mobi};
 use tictactoe_book::editions::{analysis, two_player};
 use tictactoe_book::game::Game;
 use tictactoe_book::games::hanoi::{Hanoi, Rules};
@@ -217,8 +217,7 @@ fn the_hanoi_books_hold_every_position() {
     let (positions, play, analysed) = editions(3);
     let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
     for edition in [&play, &analysed] {
-        let book = epub::write(edition, &assets);
-        let images = ebook::images(edition, &assets);
+        let book = epub::write(&Book::new(edition, &assets));
         let mut zip = zip::ZipArchive::new(std::io::Cursor::new(book)).unwrap();
         let (mut ids, mut links) = (Vec::new(), Vec::new());
         for i in 0..zip.len() {
@@ -241,7 +240,8 @@ fn the_hanoi_books_hold_every_position() {
         for l in &links {
             assert!(ids.contains(l) || l == "contents", "{}: #{l}", edition.slug);
         }
-        let text = String::from_utf8(mobi::read::text(&mobi::write(edition, &images))).unwrap();
+        let text = String::from_utf8(mobi::read::text(&mobi::write(&Book::new(edition, &assets))))
+            .unwrap();
         assert_eq!(text.matches("<mbp:pagebreak/>").count(), positions.len());
         let kindle = String::from_utf8(kindle_html::write(edition)).unwrap();
         for p in &positions {
@@ -259,11 +259,8 @@ fn hanoi_book_sizes_at_every_number_of_discs() {
     for discs in 3..=7 {
         let (positions, play, analysed) = editions(discs);
         for edition in [&play, &analysed] {
-            let images = ebook::images(edition, &assets);
-            let (m, e) = (
-                mobi::write(edition, &images).len(),
-                epub::write(edition, &assets).len(),
-            );
+            let book = Book::new(edition, &assets);
+            let (m, e) = (mobi::write(&book).len(), epub::write(&book).len());
             eprintln!(
                 "{discs} discs, {}: {} screens, MOBI {m} bytes, EPUB {e} bytes{}",
                 edition.slug,

@@ -6,7 +6,7 @@
 //! those limits, to show the checks catch them.
 
 use tictactoe_book::ebook::huffcdic::{self, Limits};
-use tictactoe_book::ebook::{self, mobi};
+use tictactoe_book::ebook::{self, Book, mobi};
 use tictactoe_book::editions::vs_computer::{self, Settings};
 use tictactoe_book::games::tictactoe::{Board, Rules};
 use tictactoe_book::graph::StateGraph;
@@ -343,10 +343,14 @@ fn every_reader_decodes_every_mobi_whole() {
         let games = vs_computer::games(&settings, &solver);
         for edition in site::editions(&solver, &games, &site::hanoi_solver(4)) {
             let book = edition.for_books();
-            let images = ebook::images(&book, &assets);
-            let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
-            let file = mobi::write(&book, &images);
-            let (mobi6, _) = mobi::markup(&book, &names);
+            let mut names: Vec<&str> = ebook::images(&book, &assets)
+                .iter()
+                .map(|(n, _)| *n)
+                .collect();
+            names.push(ebook::THUMB);
+            let book = Book::new(&book, &assets);
+            let file = mobi::write(&book);
+            let (mobi6, _) = mobi::markup(book.edition, &names);
             let kf8 = ebook::kf8::part(&book, &names).text;
             let label = format!("{} {level:?} early draws {early_draws}", edition.slug);
             for (part, (name, text)) in parts(&file)

@@ -68,9 +68,10 @@ pub fn compiles_clean(kindlegen: &Path, source: &Path, compression: &str) -> Pat
 /// HTML and OPF), with the GIFs beside them, in `dir`: the EPUB and the OPF.
 fn write_sources(book: &Edition, assets: &Assets, dir: &Path) -> [PathBuf; 2] {
     let stem = book.book_stem();
+    let shared = ebook::Book::new(book, assets);
     for (suffix, _, writer) in ebook::formats(book) {
         if [".epub", "-kindle.html", "-kindle.opf"].contains(suffix) {
-            std::fs::write(dir.join(format!("{stem}{suffix}")), writer(book, assets)).unwrap();
+            std::fs::write(dir.join(format!("{stem}{suffix}")), writer(&shared)).unwrap();
         }
     }
     for name in book.used_images().into_iter().chain([ebook::COVER]) {

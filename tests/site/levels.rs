@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use tictactoe_book::assets::Assets;
-use tictactoe_book::ebook::{self, epub, mobi};
+use tictactoe_book::ebook::{Book, epub, mobi};
 use tictactoe_book::editions::vs_computer::{self, Settings};
 use tictactoe_book::games::tictactoe::{Board, Rules};
 use tictactoe_book::graph::StateGraph;
@@ -102,11 +102,8 @@ fn every_level_fits_the_budgets_with_any_number_of_games_and_rules() {
         let games = vs_computer::games(&settings, solver);
         let web = vs_computer::edition(site::VS_COMPUTER, solver, &games);
         let book = web.for_books();
-        let images = ebook::images(&book, &assets);
-        let (m, e) = (
-            mobi::write(&book, &images).len(),
-            epub::write(&book, &assets).len(),
-        );
+        let book = Book::new(&book, &assets);
+        let (m, e) = (mobi::write(&book).len(), epub::write(&book).len());
         let case = format!("{settings:?}, early draws {early}");
         assert!(m <= budgets.mobi, "{case}: MOBI {m} bytes");
         assert!(e <= budgets.epub, "{case}: EPUB {e} bytes");

@@ -10,7 +10,7 @@ use std::io::Read as _;
 
 use scraper::{ElementRef, Html, Selector};
 use tictactoe_book::assets::Assets;
-use tictactoe_book::ebook::epub;
+use tictactoe_book::ebook::{Book, epub};
 use tictactoe_book::editions::{analysis, two_player};
 use tictactoe_book::game::{Face, Game, Note, Outcome, Side, Texts};
 use tictactoe_book::graph::StateGraph;
@@ -333,7 +333,7 @@ fn nim_renders_to_web_pages_that_play_it() {
 #[test]
 fn nim_renders_to_an_epub_that_plays_it() {
     let (_, analysed, assets) = editions();
-    let book = epub::write(&analysed, &assets);
+    let book = epub::write(&Book::new(&analysed, &assets));
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(book)).unwrap();
     let mut screens = BTreeMap::new();
     for i in 0..zip.len() {

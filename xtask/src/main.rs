@@ -39,17 +39,24 @@ fn parse() -> Result<Cli, ExitCode> {
 /// raises that threshold each time such a buffer is freed, so later books
 /// come from the heap and stay resident after they are written: 60 MB at
 /// the peak of a default build instead of 56, for 1% of its time.
-fn return_large_buffers() {
+///
+/// The heaps below that size are kept, up to 32 MB free at their top,
+/// rather than trimmed back at 128 KB: each thread's heap otherwise gives
+/// its pages back between one edition's screens and the next and faults
+/// them in again. That is a fifth of the page faults of a default build
+/// and 4% of its CPU time, for 3 MB more at its peak.
+fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets an allocator parameter, before any thread
+    // SAFETY: mallopt only sets allocator parameters, before any thread
     // starts.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 32 << 20);
     }
 }
 
 fn main() -> ExitCode {
-    return_large_buffers();
+    tune_allocator();
     let cli = match parse() {
         Ok(cli) => cli,
         Err(code) => return code,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use tictactoe_book::assets::Assets;
-use tictactoe_book::ebook::FORMATS;
+use tictactoe_book::ebook::{Book, FORMATS};
 use tictactoe_book::editions::vs_computer;
 use tictactoe_book::games::tictactoe::{Board, Rules};
 use tictactoe_book::graph::StateGraph;
@@ -72,13 +72,13 @@ pub fn bench(dir: &Path, options: &Options, assets: &Assets) -> anyhow::Result<(
         let mut mobi = Vec::new();
         for _ in 0..3 {
             let start = Instant::now();
-            mobi = writer(".mobi")(&book, assets);
+            mobi = writer(".mobi")(&Book::new(&book, assets));
             times.push(start.elapsed().as_secs_f64() * 1000.0);
         }
         let (ours_ms, _) = super::stats(times);
         let stem = book.book_stem();
         let epub = dir.join(format!("{stem}.epub"));
-        std::fs::write(&epub, writer(".epub")(&book, assets))?;
+        std::fs::write(&epub, writer(".epub")(&Book::new(&book, assets)))?;
         let out = format!("{stem}.kindlegen.mobi");
         let start = Instant::now();
         let run = std::process::Command::new(&kindlegen)
