@@ -62,12 +62,32 @@ fn xhtml(title: &str, body: &str) -> String {
 /// A content document: `title`, the stylesheet at `css`, and `body` in a
 /// `<body>` with `body_attrs` (each with a space before it).
 pub(super) fn page(title: &str, css: &str, body_attrs: &str, body: &str) -> String {
-    format!(
+    let mut out = String::with_capacity(400 + body.len());
+    page_onto(&mut out, title, css, body_attrs, |out| out.push_str(body));
+    out
+}
+
+/// [`page`] onto `out`, its body written by `body`, so that a file of
+/// boards is never copied whole.
+fn page_onto(
+    out: &mut String,
+    title: &str,
+    css: &str,
+    body_attrs: &str,
+    body: impl FnOnce(&mut String),
+) {
+    out.push_str(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" \
-xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><meta charset=\"utf-8\"/>\
-<title>{}</title><link rel=\"stylesheet\" type=\"text/css\" href=\"{css}\"/></head><body{body_attrs}>{body}</body></html>",
-        escape(title)
-    )
+xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><meta charset=\"utf-8\"/><title>",
+    );
+    escape_onto(out, title);
+    out.push_str("</title><link rel=\"stylesheet\" type=\"text/css\" href=\"");
+    out.push_str(css);
+    out.push_str("\"/></head><body");
+    out.push_str(body_attrs);
+    out.push('>');
+    body(out);
+    out.push_str("</body></html>");
 }
 
 /// The content files of a book: the opening page, then the boards, packed
@@ -141,36 +161,40 @@ fn board_file(chunk: usize) -> String {
 /// title, the words and the contents.
 fn front(book: &Edition, layout: &Layout) -> String {
     let cover = format!("{}.png", super::COVER);
-    let body = front_body(book, &cover, &|out: &mut String, t| {
+    let mut body = String::new();
+    front_body(&mut body, book, &cover, &|out: &mut String, t| {
         layout.href_onto(out, "front.xhtml", t)
     });
     xhtml(&book.title, &body)
 }
 
-/// The opening page's body, the cover at `cover`; `href` writes a link's
-/// address.
+/// The opening page's body onto `out`, the cover at `cover`; `href`
+/// writes a link's address.
 pub(super) fn front_body(
+    out: &mut String,
     book: &Edition,
     cover: &str,
     href: &impl Fn(&mut String, Target),
-) -> String {
-    let mut body = format!(
-        "<section id=\"contents\"><p><img class=\"cover\" src=\"{cover}\" alt=\"\"/></p><h1>{}</h1>",
-        escape(&book.title)
-    );
+) {
+    out.push_str("<section id=\"contents\"><p><img class=\"cover\" src=\"");
+    out.push_str(cover);
+    out.push_str("\" alt=\"\"/></p><h1>");
+    escape_onto(out, &book.title);
+    out.push_str("</h1>");
     for p in intro(book) {
-        body += &format!("<p>{}</p>", escape(p));
+        out.push_str("<p>");
+        escape_onto(out, p);
+        out.push_str("</p>");
     }
-    body += "<ul>";
+    out.push_str("<ul>");
     for (line, target) in &book.contents {
-        body += "<li><a href=\"";
-        href(&mut body, *target);
-        body += "\">";
-        escape_onto(&mut body, line);
-        body += "</a></li>";
+        out.push_str("<li><a href=\"");
+        href(out, *target);
+        out.push_str("\">");
+        escape_onto(out, line);
+        out.push_str("</a></li>");
     }
-    body += "</ul></section>";
-    body
+    out.push_str("</ul></section>");
 }
 
 /// Each of the edition's images' `src`: its name and `ending`.
@@ -244,14 +268,16 @@ pub(super) fn board(
 
 fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
     let file = board_file(chunk);
-    let mut body = String::with_capacity(MAX_FILE_BYTES);
+    let mut out = String::with_capacity(MAX_FILE_BYTES + 1024);
     let srcs = srcs(book, ".png");
-    for b in &book.screens[layout.chunks[chunk].clone()] {
-        board(&mut body, &srcs, b, &|out: &mut String, t| {
-            layout.href_onto(out, &file, t)
-        });
-    }
-    xhtml(&book.title, &body)
+    page_onto(&mut out, &book.title, "book.css", "", |out| {
+        for b in &book.screens[layout.chunks[chunk].clone()] {
+            board(out, &srcs, b, &|out: &mut String, t| {
+                layout.href_onto(out, &file, t)
+            });
+        }
+    });
+    out
 }
 
 fn nav(book: &Edition, layout: &Layout) -> String {

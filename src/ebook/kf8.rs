@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap;
 use super::epub::{CSS, MODIFIED, board, front_body, page};
 use super::indx::{self, Cncx, Entry, Tag};
 use super::{Book, COVER};
-use crate::screen::Target;
+use crate::screen::{Screen, Target};
 
 /// The most bytes of screens in one fragment (about kindlegen's size).
 pub const FRAGMENT_BYTES: usize = 8192;
@@ -101,23 +101,15 @@ pub struct Part {
     ncx: Vec<(String, usize, usize)>,
 }
 
-/// A screen or the opening page, as text with its links still to fill in.
-struct Unit {
-    html: String,
-    /// Each link's offset in `html` and its target.
-    links: Vec<(usize, Target)>,
-    /// What starts at the unit's first byte.
-    target: Target,
-}
-
-/// `html` in ASCII: any other character as a numeric character reference.
-/// Links are placeholders, so they are found again by their text.
-fn ascii(unit: &mut Unit) {
-    if unit.html.is_ascii() {
+/// The text from `start` on in ASCII: any other character as a numeric
+/// character reference. Its `links` (offsets in the whole text) are
+/// placeholders, so they are found again by their text.
+fn ascii(text: &mut String, start: usize, links: &mut [(usize, Target)]) {
+    if text[start..].is_ascii() {
         return;
     }
-    let mut out = String::with_capacity(unit.html.len() + 64);
-    for c in unit.html.chars() {
+    let mut out = String::with_capacity(text.len() - start + 64);
+    for c in text[start..].chars() {
         if c.is_ascii() {
             out.push(c);
         } else {
@@ -125,32 +117,32 @@ fn ascii(unit: &mut Unit) {
         }
     }
     let found: Vec<usize> = out.match_indices(PLACEHOLDER).map(|(at, _)| at).collect();
-    assert_eq!(
-        found.len(),
-        unit.links.len(),
-        "text never holds a link's text"
-    );
-    for (link, at) in unit.links.iter_mut().zip(found) {
-        link.0 = at;
+    assert_eq!(found.len(), links.len(), "text never holds a link's text");
+    for (link, at) in links.iter_mut().zip(found) {
+        link.0 = start + at;
     }
-    unit.html = out;
+    text.truncate(start);
+    text.push_str(&out);
 }
 
-/// Renders one unit with `write`, which is given the link writer.
-fn unit(target: Target, write: impl FnOnce(&dyn Fn(&mut String, Target)) -> String) -> Unit {
-    let links = RefCell::new(Vec::new());
+/// Renders a screen or the opening page onto the end of `text` with
+/// `write`, which is given the link writer, in ASCII; each link goes
+/// into `links` as its offset in `text` and its target, its text a
+/// placeholder still to fill in.
+fn unit(
+    text: &mut String,
+    links: &mut Vec<(usize, Target)>,
+    write: impl FnOnce(&mut String, &dyn Fn(&mut String, Target)),
+) {
+    let (start, first) = (text.len(), links.len());
+    let found = RefCell::new(std::mem::take(links));
     let href = |out: &mut String, t: Target| {
-        links.borrow_mut().push((out.len(), t));
+        found.borrow_mut().push((out.len(), t));
         out.push_str(PLACEHOLDER);
     };
-    let html = write(&href);
-    let mut u = Unit {
-        html,
-        links: links.into_inner(),
-        target,
-    };
-    ascii(&mut u);
-    u
+    write(text, &href);
+    *links = found.into_inner();
+    ascii(text, start, &mut links[first..]);
 }
 
 /// The KF8 part of `book`, whose resources are `images` (names, in
@@ -165,23 +157,16 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
         .map(|n| resource(n).unwrap_or_default())
         .collect();
     let cover = resource(COVER).expect("a cover");
-    // The opening page, then each file of boards; each screen is rendered
-    // as it goes into the text, so the book's markup is held only once.
-    let screens = |file: usize| -> Box<dyn Iterator<Item = Unit> + '_> {
+    // The opening page (no screen), then each file of boards.
+    let screens = |file: usize| -> &[Screen] {
         match file.checked_sub(1) {
-            None => Box::new(std::iter::once(unit(Target::Contents, |href| {
-                front_body(book, &cover, &href)
-            }))),
-            Some(chunk) => Box::new(book.screens[layout.chunks[chunk].clone()].iter().map(|b| {
-                unit(b.target, |href| {
-                    let mut out = String::new();
-                    board(&mut out, &srcs, b, &href);
-                    out
-                })
-            })),
+            None => &[],
+            Some(chunk) => &book.screens[layout.chunks[chunk].clone()],
         }
     };
-    let mut text = Vec::new();
+    // Each screen is rendered straight into the text, so the book's markup
+    // is held only once.
+    let mut text = String::new();
     let mut skeletons = Vec::new();
     let mut fragments: Vec<Fragment> = Vec::new();
     let mut placed: FxHashMap<Target, (usize, usize)> = FxHashMap::default();
@@ -189,14 +174,25 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
     for file in 0..=layout.chunks.len() {
         let skeleton = page(&book.title, CSS_FLOW, &format!(" aid=\"{file}\""), "");
         let start = text.len();
-        text.extend_from_slice(skeleton.as_bytes());
+        text.push_str(&skeleton);
         let insert_at = start + skeleton.len() - BODY_END.len();
         let first = fragments.len();
         let mut after = 0; // bytes of fragments after the skeleton
-        for u in screens(file) {
-            let open = fragments.last().is_some_and(|f| {
-                f.file == file && f.len > 0 && f.len + u.html.len() <= FRAGMENT_BYTES
+        let units = (file == 0)
+            .then_some(None)
+            .into_iter()
+            .chain(screens(file).iter().map(Some));
+        for screen in units {
+            let at = text.len();
+            let target = screen.map_or(Target::Contents, |b| b.target);
+            unit(&mut text, &mut links, |out, href| match screen {
+                None => front_body(out, book, &cover, &href),
+                Some(b) => board(out, &srcs, b, &href),
             });
+            let len = text.len() - at;
+            let open = fragments
+                .last()
+                .is_some_and(|f| f.file == file && f.len > 0 && f.len + len <= FRAGMENT_BYTES);
             if !open {
                 fragments.push(Fragment {
                     insert: insert_at + after,
@@ -207,12 +203,9 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
             }
             let row = fragments.len() - 1;
             let f = fragments.last_mut().expect("a fragment");
-            placed.insert(u.target, (row, f.len));
-            let at = text.len();
-            links.extend(u.links.iter().map(|(off, t)| (at + off, *t)));
-            text.extend_from_slice(u.html.as_bytes());
-            f.len += u.html.len();
-            after += u.html.len();
+            placed.insert(target, (row, f.len));
+            f.len += len;
+            after += len;
         }
         skeletons.push(Skeleton {
             start,
@@ -220,6 +213,7 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
             fragments: first..fragments.len(),
         });
     }
+    let mut text = text.into_bytes();
     // Each link's fragment and offset, in place of the placeholder's
     // zeros: `kindle:pos:fid:` is 15 bytes, the fragment 4 digits, `:off:`
     // 5, the offset 10.

@@ -7,7 +7,7 @@
 //! Invariants: every `href="#..."` names an `id` in the same file; kindlegen
 //! builds the package with no warning (`tests/site/kindlegen.rs`).
 
-use maud::{DOCTYPE, Markup, PreEscaped, Render, html};
+use maud::{DOCTYPE, Markup, Render, html};
 
 use super::{caption, intro};
 use crate::markup::{Grid, escape, write_grid};
@@ -35,7 +35,7 @@ impl Render for Id {
 
 /// A screen's grid: rows split by line breaks, GIF images, `#` links.
 struct KindleGrid<'a> {
-    out: String,
+    out: &'a mut String,
     images: &'a [&'static str],
 }
 
@@ -48,7 +48,7 @@ impl Grid for KindleGrid<'_> {
 
     fn link(&mut self, target: Target) {
         self.out.push_str("<a href=\"");
-        Href(target).render_to(&mut self.out);
+        Href(target).render_to(self.out);
         self.out.push_str("\">");
     }
 
@@ -56,7 +56,7 @@ impl Grid for KindleGrid<'_> {
         self.out.push_str("<img src=\"");
         self.out.push_str(self.images[cell.image]);
         self.out.push_str(".gif\" alt=\"");
-        escape(&mut self.out, &cell.label);
+        escape(self.out, &cell.label);
         self.out.push_str("\">");
     }
 
@@ -65,14 +65,17 @@ impl Grid for KindleGrid<'_> {
     }
 }
 
-/// A screen's grid as markup.
-fn grid(images: &[&'static str], screen: &Screen) -> PreEscaped<String> {
-    let mut g = KindleGrid {
-        out: String::new(),
-        images,
-    };
-    write_grid(screen, &mut g);
-    PreEscaped(g.out)
+/// A screen's grid as markup, written straight into the page.
+struct GridOf<'a>(&'a [&'static str], &'a Screen);
+
+impl Render for GridOf<'_> {
+    fn render_to(&self, buffer: &mut String) {
+        let mut g = KindleGrid {
+            out: buffer,
+            images: self.0,
+        };
+        write_grid(self.1, &mut g);
+    }
 }
 
 /// The book as one HTML document.
@@ -99,7 +102,7 @@ pub fn write(book: &Edition) -> Vec<u8> {
                 }
                 @for b in &book.screens {
                     p.b id=(Id(b.target)) {
-                        (grid(book.images, b))
+                        (GridOf(book.images, b))
                         @for line in caption(b) { br; (line) }
                         @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
                     }
