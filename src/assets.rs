@@ -131,9 +131,11 @@ impl Assets {
         if !dir.is_dir() {
             return Err(AssetError::NoFolder(dir.to_path_buf()));
         }
-        let mut files = BTreeMap::new();
-        for name in required(images) {
-            let path = dir.join(&name);
+        // Read and checked on every core (decoding every picture is most
+        // of it); the first file in this order that fails is the error.
+        let names: Vec<String> = required(images).collect();
+        let read = crate::par::map(&names, |name| {
+            let path = dir.join(name);
             // The type first: reading a FIFO would wait for a writer.
             match std::fs::metadata(&path) {
                 Ok(m) if !m.is_file() => return Err(AssetError::NotAFile(path)),
@@ -146,8 +148,12 @@ impl Assets {
                 }
                 Err(e) => return Err(AssetError::Unreadable(path, e)),
             };
-            check(&name, &bytes).map_err(|why| AssetError::Corrupt(path, why))?;
-            files.insert(name, bytes);
+            check(name, &bytes).map_err(|why| AssetError::Corrupt(path, why))?;
+            Ok(bytes)
+        });
+        let mut files = BTreeMap::new();
+        for (name, bytes) in names.into_iter().zip(read) {
+            files.insert(name, bytes?);
         }
         let mut extras = Vec::new();
         for entry in walkdir::WalkDir::new(dir)

@@ -260,11 +260,19 @@ impl Edition {
         self.images[cell.image]
     }
 
-    /// The images the screens use, in the game's order.
+    /// The images the screens use, in the game's order. The look stops
+    /// once every image is found, as it mostly is within a few screens:
+    /// each format asks, and the screens are megabytes.
     pub fn used_images(&self) -> Vec<&'static str> {
         let mut used = vec![false; self.images.len()];
+        let mut missing = used.len();
         for c in self.screens.iter().flat_map(|s| &s.cells) {
-            used[c.image] = true;
+            if !std::mem::replace(&mut used[c.image], true) {
+                missing -= 1;
+                if missing == 0 {
+                    break;
+                }
+            }
         }
         self.images
             .iter()
