@@ -279,10 +279,11 @@ only links. Easy games can be won; a perfect computer never loses.",
 
 /// Plays out every match of `settings`.
 pub fn games<G: Game>(settings: &Settings, solver: &Solver<G>) -> Vec<Match<G>> {
-    plan(settings)
-        .into_iter()
-        .map(|spec| Match::play_out(spec, solver, settings.seed))
-        .collect()
+    // Each match draws from a stream of its own, so they are played on
+    // every core and come back in the plan's order.
+    crate::par::map(&plan(settings), |spec| {
+        Match::play_out(*spec, solver, settings.seed)
+    })
 }
 
 #[cfg(test)]
