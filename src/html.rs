@@ -10,7 +10,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use crate::assets::Assets;
 use crate::markup::{Grid, escape, write_grid};
 use crate::output::OutFile;
-use crate::screen::{CellView, Edition, Link, Screen, Target, page_name, push_page_name};
+use crate::screen::{CellView, Edition, Link, Screen, Target, push_page_name};
 
 mod home;
 
@@ -248,7 +248,13 @@ fn attr(out: &mut String, v: &str) {
 /// The web path of a screen, from the site root.
 pub fn path(edition: &Edition, target: Target) -> String {
     match target {
-        Target::Page { game, key } => format!("{}/{}", edition.web_dir(game), page_name(key)),
+        Target::Page { game, key } => {
+            let mut out = String::with_capacity(32);
+            edition.push_web_dir(&mut out, game);
+            out.push('/');
+            push_page_name(&mut out, key);
+            out
+        }
         Target::Contents => format!("index.html#{}", edition.slug),
     }
 }

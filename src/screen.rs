@@ -22,8 +22,13 @@ use crate::output::OutFile;
 /// hex without leading zeros (the 2009 post's anchors), onto `out`. The
 /// page is that and `.html`; the anchor in a single-file book is that.
 pub fn push_key(out: &mut String, key: u32) {
-    use std::fmt::Write as _;
-    let _ = write!(out, "{key:x}");
+    // By hand, not `write!`: every link of every page and book names one.
+    let digits = (32 - (key | 1).leading_zeros()).div_ceil(4);
+    for d in (0..digits).rev() {
+        out.push(char::from(
+            b"0123456789abcdef"[(key >> (4 * d) & 0xf) as usize],
+        ));
+    }
 }
 
 /// A position's page name, onto `out`: [`push_key`] and `.html`.
@@ -85,7 +90,9 @@ impl Target {
             Target::Contents => out.push_str("contents"),
             Target::Page { game: 0, key } => push_key(out, key),
             Target::Page { game, key } => {
-                let _ = write!(out, "g{game}-");
+                out.push('g');
+                let _ = write!(out, "{game}");
+                out.push('-');
                 push_key(out, key);
             }
         }
@@ -244,9 +251,17 @@ pub struct Edition {
 impl Edition {
     /// The web folder of a game: `two-player`, `vs-computer/3`.
     pub fn web_dir(&self, game: u16) -> String {
-        match game {
-            0 => self.slug.to_string(),
-            n => format!("{}/{n}", self.slug),
+        let mut out = String::with_capacity(16);
+        self.push_web_dir(&mut out, game);
+        out
+    }
+
+    /// [`Edition::web_dir`], onto `out`.
+    pub fn push_web_dir(&self, out: &mut String, game: u16) {
+        use std::fmt::Write as _;
+        out.push_str(self.slug);
+        if game != 0 {
+            let _ = write!(out, "/{game}");
         }
     }
 
@@ -365,6 +380,17 @@ impl Edition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_are_lower_case_hex_without_leading_zeros() {
+        let mut out = String::new();
+        let edges = (0..32).flat_map(|b| [1u32 << b, (1u32 << b) - 1, (1u32 << b) + 1]);
+        for key in (0..70_000).chain(edges).chain([u32::MAX, 0xdead_beef]) {
+            out.clear();
+            push_key(&mut out, key);
+            assert_eq!(out, format!("{key:x}"));
+        }
+    }
 
     #[test]
     fn page_names_and_anchors_are_the_key_in_hex() {

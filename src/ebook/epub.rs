@@ -93,7 +93,8 @@ xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><m
 /// The content files of a book: the opening page, then the boards, packed
 /// in book order into files of at most [`MAX_FILE_BYTES`].
 pub(crate) struct Layout {
-    files: FxHashMap<Target, String>,
+    /// The file of each screen, and of the contents.
+    files: FxHashMap<Target, File>,
     /// The screens of each file of boards.
     pub(super) chunks: Vec<std::ops::Range<usize>>,
 }
@@ -101,7 +102,7 @@ pub(crate) struct Layout {
 impl Layout {
     pub(super) fn new(book: &Edition) -> Layout {
         let mut files = FxHashMap::default();
-        files.insert(Target::Contents, "front.xhtml".to_string());
+        files.insert(Target::Contents, File::Front);
         let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
         let mut bytes = 0;
         let mut scratch = String::new();
@@ -127,23 +128,23 @@ impl Layout {
                     bytes = size;
                 }
             }
-            files.insert(b.target, board_file(chunks.len() - 1));
+            files.insert(b.target, File::Boards(chunks.len() as u32 - 1));
         }
         Layout { files, chunks }
     }
 
     /// A link to `target` from the file `from`.
-    fn href(&self, from: &str, target: Target) -> String {
+    fn href(&self, from: File, target: Target) -> String {
         let mut out = String::new();
         self.href_onto(&mut out, from, target);
         out
     }
 
     /// [`Layout::href`], onto `out`.
-    fn href_onto(&self, out: &mut String, from: &str, target: Target) {
-        let file = &self.files[&target];
+    fn href_onto(&self, out: &mut String, from: File, target: Target) {
+        let file = self.files[&target];
         if file != from {
-            out.push_str(file);
+            file.push_name(out);
         }
         if file == from || target != Target::Contents {
             out.push('#');
@@ -152,8 +153,35 @@ impl Layout {
     }
 }
 
+/// A content file of the package.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum File {
+    /// The nav document.
+    Nav,
+    /// The opening page.
+    Front,
+    /// A file of boards, by its place among them.
+    Boards(u32),
+}
+
+impl File {
+    /// Its name, onto `out`.
+    fn push_name(self, out: &mut String) {
+        use std::fmt::Write as _;
+        match self {
+            File::Nav => out.push_str("nav.xhtml"),
+            File::Front => out.push_str("front.xhtml"),
+            File::Boards(chunk) => {
+                let _ = write!(out, "b{:03}.xhtml", chunk + 1);
+            }
+        }
+    }
+}
+
 fn board_file(chunk: usize) -> String {
-    format!("b{:03}.xhtml", chunk + 1)
+    let mut out = String::with_capacity(12);
+    File::Boards(chunk as u32).push_name(&mut out);
+    out
 }
 
 /// The opening page: the cover's picture (which also keeps KindleUnpack
@@ -163,7 +191,7 @@ fn front(book: &Edition, layout: &Layout) -> String {
     let cover = format!("{}.png", super::COVER);
     let mut body = String::new();
     front_body(&mut body, book, &cover, &|out: &mut String, t| {
-        layout.href_onto(out, "front.xhtml", t)
+        layout.href_onto(out, File::Front, t)
     });
     xhtml(&book.title, &body)
 }
@@ -267,13 +295,13 @@ pub(super) fn board(
 }
 
 fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
-    let file = board_file(chunk);
+    let file = File::Boards(chunk as u32);
     let mut out = String::with_capacity(MAX_FILE_BYTES + 1024);
     let srcs = srcs(book, ".png");
     page_onto(&mut out, &book.title, "book.css", "", |out| {
         for b in &book.screens[layout.chunks[chunk].clone()] {
             board(out, &srcs, b, &|out: &mut String, t| {
-                layout.href_onto(out, &file, t)
+                layout.href_onto(out, file, t)
             });
         }
     });
@@ -285,7 +313,7 @@ fn nav(book: &Edition, layout: &Layout) -> String {
     for (line, target) in &book.contents {
         items += &format!(
             "<li><a href=\"{}\">{}</a></li>",
-            layout.href("nav.xhtml", *target),
+            layout.href(File::Nav, *target),
             escape(line)
         );
     }

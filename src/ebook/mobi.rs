@@ -90,8 +90,13 @@ impl Text {
     fn finish(mut self) -> Vec<u8> {
         let d = self.digits;
         for (at, target) in &self.links {
-            let pos = self.placed[target];
-            self.buf[*at..*at + d].copy_from_slice(format!("{pos:0d$}").as_bytes());
+            let mut pos = self.placed[target];
+            // Zero-padded decimal, by hand: a book has tens of thousands.
+            for b in self.buf[*at..*at + d].iter_mut().rev() {
+                *b = b'0' + (pos % 10) as u8;
+                pos /= 10;
+            }
+            assert_eq!(pos, 0, "an offset that fits its digits");
         }
         self.buf
     }

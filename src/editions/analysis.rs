@@ -27,12 +27,20 @@ pub fn verdicts<G: Game>(solver: &Solver<G>, board: G) -> Vec<(G::Move, Verdict)
 /// A verdict in words: "win in 2", "draw" or "loss in 1"; in a puzzle,
 /// where every move is the player's, "3 moves left".
 pub fn words<G: Game>(verdict: Verdict) -> String {
-    match verdict {
-        Verdict::Win(1) if G::PLAYERS == 1 => "1 move left".to_string(),
-        Verdict::Win(n) if G::PLAYERS == 1 => format!("{n} moves left"),
-        Verdict::Draw if G::PLAYERS == 1 => "no way to the goal".to_string(),
-        v => v.to_string(),
-    }
+    let mut out = String::with_capacity(16);
+    push_words::<G>(&mut out, verdict);
+    out
+}
+
+/// [`words`], onto `out`: every cell of the edition says one.
+fn push_words<G: Game>(out: &mut String, verdict: Verdict) {
+    use std::fmt::Write as _;
+    let _ = match verdict {
+        Verdict::Win(1) if G::PLAYERS == 1 => out.write_str("1 move left"),
+        Verdict::Win(n) if G::PLAYERS == 1 => write!(out, "{n} moves left"),
+        Verdict::Draw if G::PLAYERS == 1 => out.write_str("no way to the goal"),
+        v => write!(out, "{v}"),
+    };
 }
 
 /// A position's value: for the side to move while the game goes on ("win
@@ -80,7 +88,11 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
             best: Some(verdict.rank()) == best,
         };
         let view = &mut s.cells[G::cell(mov)];
-        view.label = format!("{}, {}", view.label, words::<G>(verdict)).into();
+        let mut label = String::with_capacity(view.label.len() + 16);
+        label.push_str(&view.label);
+        label.push_str(", ");
+        push_words::<G>(&mut label, verdict);
+        view.label = label.into();
         view.image = board.noted_image(mov, note);
         view.note = Some(note);
         if G::PLAYERS == 1 {
@@ -118,33 +130,38 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
 /// `positions.json`: every position with its value and the value of each
 /// move, in id order.
 pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
-    let mut out = String::from("{\"positions\":[\n");
+    use std::fmt::Write as _;
+    // Written straight into the file: it holds every position and move.
+    let mut out = String::with_capacity(200 * solver.graph().boards().len());
+    out.push_str("{\"positions\":[\n");
     for (i, &board) in solver.graph().boards().iter().enumerate() {
         if i > 0 {
             out.push_str(",\n");
         }
-        let cells = board.text();
-        let to_move = if board.is_over() {
-            "null".to_string()
+        out.push_str("{\"id\":\"");
+        Target::page(board.key()).push_anchor(&mut out);
+        out.push_str("\",\"board\":\"");
+        out.push_str(&board.text());
+        out.push_str("\",\"to_move\":");
+        if board.is_over() {
+            out.push_str("null");
         } else {
-            format!("\"{}\"", G::side_name(board.mover()))
-        };
-        let moves: Vec<String> = verdicts(solver, board)
-            .into_iter()
-            .map(|(square, v)| {
-                let to = Target::page(board.play(square).expect("legal").key()).anchor();
-                format!(
-                    "{{\"square\":{},\"to\":\"{to}\",\"value\":\"{v}\"}}",
-                    G::cell(square)
-                )
-            })
-            .collect();
-        out.push_str(&format!(
-            "{{\"id\":\"{}\",\"board\":\"{cells}\",\"to_move\":{to_move},\"value\":\"{}\",\"moves\":[{}]}}",
-            Target::page(board.key()).anchor(),
-            value(solver, board),
-            moves.join(",")
-        ));
+            out.push('"');
+            out.push_str(G::side_name(board.mover()));
+            out.push('"');
+        }
+        out.push_str(",\"value\":\"");
+        out.push_str(&value(solver, board));
+        out.push_str("\",\"moves\":[");
+        for (j, (square, v)) in verdicts(solver, board).into_iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{{\"square\":{},\"to\":\"", G::cell(square));
+            Target::page(board.play(square).expect("legal").key()).push_anchor(&mut out);
+            let _ = write!(out, "\",\"value\":\"{v}\"}}");
+        }
+        out.push_str("]}");
     }
     out.push_str("\n]}\n");
     out

@@ -259,6 +259,24 @@ static TERNARY: [u16; 512] = {
     table
 };
 
+/// For each mask of squares, how many squares it holds: the build asks
+/// whose turn it is a million times, and `count_ones` is a dozen
+/// instructions without the CPU's own (not in the x86-64 baseline).
+static MARKS: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut mask = 0;
+    while mask < 512 {
+        table[mask] = (mask as u16).count_ones() as u8;
+        mask += 1;
+    }
+    table
+};
+
+/// The squares a mask holds, by [`MARKS`].
+fn count(mask: u16) -> u8 {
+    MARKS[usize::from(mask & SQUARES)]
+}
+
 /// 3^9: every board id is below this.
 pub const ID_LIMIT: u32 = 19_683;
 
@@ -321,12 +339,12 @@ impl Board {
 
     /// How many marks are on the board.
     pub fn marks(self) -> usize {
-        ((self.x | self.o) & SQUARES).count_ones() as usize
+        usize::from(count(self.x | self.o))
     }
 
     /// Whose turn it is if the game goes on: X when the counts are equal.
     pub fn to_move(self) -> Player {
-        if (self.x & SQUARES).count_ones() > self.o.count_ones() {
+        if count(self.x) > count(self.o) {
             Player::O
         } else {
             Player::X
