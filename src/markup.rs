@@ -25,6 +25,22 @@ pub fn escape(out: &mut String, s: &str) {
     }
 }
 
+/// The length of `s` once [`escape`]d, without writing it: the books
+/// size their files by it.
+pub fn escaped_len(s: &str) -> usize {
+    if !needs_escape(s.as_bytes()) {
+        return s.len();
+    }
+    s.bytes()
+        .map(|b| match b {
+            b'&' => 5,
+            b'<' | b'>' => 4,
+            b'"' => 6,
+            _ => 1,
+        })
+        .sum()
+}
+
 /// Whether `s` holds `&`, `<`, `>` or `"`, eight bytes at a time: every
 /// label, heading and link of every page and book goes through
 /// [`escape`], and hardly any needs it.
@@ -118,5 +134,20 @@ mod tests {
         out.clear();
         escape(&mut out, "top left: place X");
         assert_eq!(out, "top left: place X");
+    }
+
+    #[test]
+    fn escaped_len_is_the_length_escape_writes() {
+        for s in [
+            "",
+            "plain",
+            "a & b < c > d \"e\" é",
+            "&&&&&&&&&",
+            "top left: place X, win in 2",
+        ] {
+            let mut out = String::new();
+            escape(&mut out, s);
+            assert_eq!(escaped_len(s), out.len(), "{s}");
+        }
     }
 }

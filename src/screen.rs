@@ -82,6 +82,16 @@ impl Target {
         out
     }
 
+    /// The length of [`Target::anchor`], without writing it.
+    pub fn anchor_len(self) -> usize {
+        let hex = |key: u32| (32 - (key | 1).leading_zeros()).div_ceil(4) as usize;
+        match self {
+            Target::Contents => "contents".len(),
+            Target::Page { game: 0, key } => hex(key),
+            Target::Page { game, key } => 2 + game.to_string().len() + hex(key),
+        }
+    }
+
     /// [`Target::anchor`], onto `out`, without an allocation of its own:
     /// the books write one for every link.
     pub fn push_anchor(self, out: &mut String) {
@@ -406,5 +416,23 @@ mod tests {
             "g3-1a2b"
         );
         assert_eq!(Target::Contents.anchor(), "contents");
+        for t in [
+            Target::Contents,
+            Target::page(0),
+            Target::page(0xf),
+            Target::page(0x10),
+            Target::page(u32::MAX),
+            Target::Page { game: 9, key: 0 },
+            Target::Page {
+                game: 10,
+                key: 0x1a2b,
+            },
+            Target::Page {
+                game: u16::MAX,
+                key: 0x100,
+            },
+        ] {
+            assert_eq!(t.anchor_len(), t.anchor().len(), "{t:?}");
+        }
     }
 }

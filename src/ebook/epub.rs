@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{AUTHOR, Book, caption, intro};
-use crate::markup::{Grid, escape as escape_onto, write_grid};
+use crate::markup::{Grid, escape as escape_onto, escaped_len, write_grid};
 use crate::screen::{CellView, Edition, Screen, Target};
 
 /// The most bytes of boards in one content file: well under the 300 KB
@@ -105,19 +105,9 @@ impl Layout {
         files.insert(Target::Contents, File::Front);
         let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
         let mut bytes = 0;
-        let mut scratch = String::new();
         let srcs = srcs(book, ".png");
-        // Sized as if every link went to another file: an upper bound.
-        let other = board_file(0);
-        let far = |out: &mut String, t: Target| {
-            out.push_str(&other);
-            out.push('#');
-            t.push_anchor(out);
-        };
         for (i, b) in book.screens.iter().enumerate() {
-            scratch.clear();
-            board(&mut scratch, &srcs, b, &far);
-            let size = scratch.len();
+            let size = board_len(&srcs, b);
             match chunks.last_mut() {
                 Some(c) if bytes + size <= MAX_FILE_BYTES => {
                     c.end = i + 1;
@@ -262,6 +252,64 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
     fn end_link(&mut self) {
         self.out.push_str("</a>");
     }
+}
+
+/// A link's length as [`Layout::new`] sizes it: as if to another file,
+/// an upper bound.
+fn far_len(target: Target) -> usize {
+    "b001.xhtml#".len() + target.anchor_len()
+}
+
+/// Counts what [`EpubGrid`] writes, each link as long as [`far_len`].
+struct EpubGridLen<'a> {
+    len: usize,
+    srcs: &'a [String],
+}
+
+impl Grid for EpubGridLen<'_> {
+    fn row(&mut self, index: usize) {
+        if index > 0 {
+            self.len += "<br/>".len();
+        }
+    }
+
+    fn link(&mut self, target: Target) {
+        self.len += "<a href=\"\">".len() + far_len(target);
+    }
+
+    fn image(&mut self, cell: &CellView) {
+        self.len += "<img alt=\"\" src=\"\"/>".len()
+            + escaped_len(&cell.label)
+            + self.srcs[cell.image].len();
+    }
+
+    fn end_link(&mut self) {
+        self.len += "</a>".len();
+    }
+}
+
+/// The length [`board`] writes for `b`, every link as long as
+/// [`far_len`], without writing it: the files are sized by it, and
+/// rendering every screen once more for that was a tenth of the EPUB's
+/// markup.
+fn board_len(srcs: &[String], b: &Screen) -> usize {
+    let mut g = EpubGridLen { len: 0, srcs };
+    write_grid(b, &mut g);
+    let caption: usize = caption(b)
+        .enumerate()
+        .map(|(i, line)| if i > 0 { "<br/>".len() } else { 0 } + escaped_len(line))
+        .sum();
+    let nav: usize = b
+        .book_nav()
+        .map(|(t, words)| " <a href=\"\">".len() + far_len(t) + escaped_len(words) + "</a>".len())
+        .sum();
+    "<div id=\"\"><p>".len()
+        + b.target.anchor_len()
+        + g.len
+        + "</p><p>".len()
+        + caption
+        + nav
+        + "</p></div>".len()
 }
 
 /// One screen onto `out`: its cells in rows, then its caption and, once
@@ -458,6 +506,38 @@ fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use std::io::Read as _;
+
+    use super::*;
+
+    /// The files are sized by [`board_len`]: for every screen of every
+    /// edition's book, it is the length [`board`] writes with every link
+    /// to another file.
+    #[test]
+    fn board_len_is_what_board_writes_with_far_links() {
+        use crate::games::tictactoe::Board;
+        use crate::graph::StateGraph;
+        use crate::solver::Solver;
+        let solver = Solver::new(StateGraph::<Board>::new());
+        let games = crate::editions::vs_computer::games(&Default::default(), &solver);
+        let hanoi = crate::site::hanoi_solver(3);
+        let far = |out: &mut String, t: Target| {
+            out.push_str("b001.xhtml#");
+            t.push_anchor(out);
+        };
+        let (mut out, mut checked) = (String::new(), 0);
+        for edition in crate::site::editions(&solver, &games, &hanoi) {
+            let book = edition.for_books();
+            let srcs = srcs(&book, ".png");
+            for b in &book.screens {
+                out.clear();
+                board(&mut out, &srcs, b, &far);
+                assert_eq!(board_len(&srcs, b), out.len(), "{}: {out}", book.slug);
+                checked += 1;
+            }
+        }
+        // Two editions of each tic-tac-toe position, the games, Hanoi's.
+        assert!(checked > 2 * 5_478, "{checked}");
+    }
 
     /// Our zip reads back with the `zip` crate (which checks each CRC):
     /// `mimetype` first and stored, PNGs stored, the rest deflated, every
