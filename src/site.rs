@@ -31,6 +31,7 @@ use report::{count, count_file, timed, timed_wall};
 use crate::assets::Assets;
 use crate::ebook;
 use crate::editions::{two_player, vs_computer};
+use crate::games::hanoi::Hanoi;
 use crate::games::tictactoe::{Board, Rules};
 use crate::graph::StateGraph;
 use crate::html;
@@ -232,25 +233,78 @@ fn books_report(
 /// come last, so an extra with the name of a file the build makes is
 /// refused ([`BuildError::StaticClash`]).
 pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Report, BuildError> {
+    let mut timings = Vec::new();
+    let solved = Solved::new(options, &mut timings, false);
+    let mut report = render_solved(options, assets, &solved, sink)?;
+    timings.append(&mut report.timings);
+    report.timings = timings;
+    Ok(report)
+}
+
+/// What the editions are made from: tic-tac-toe solved, the games
+/// against the computer played out, the Towers of Hanoi solved.
+struct Solved {
+    solver: Solver<Board>,
+    games: Vec<vs_computer::Match<Board>>,
+    hanoi: Solver<Hanoi>,
+}
+
+impl Solved {
+    /// Solves what `options` ask for, noting each step in `timings`: its
+    /// wall time alone when `beside` other work, whose CPU time it cannot
+    /// be told apart from.
+    fn new(options: &Options, timings: &mut Vec<Timing>, beside: bool) -> Solved {
+        fn step<T>(
+            timings: &mut Vec<Timing>,
+            beside: bool,
+            name: &str,
+            f: impl FnOnce() -> T,
+        ) -> T {
+            if beside {
+                timed_wall(timings, name, f)
+            } else {
+                timed(timings, name, f)
+            }
+        }
+        let rules = Rules {
+            early_draws: options.early_draws,
+        };
+        let solver = step(timings, beside, "solve", || {
+            Solver::new(StateGraph::<Board>::with_rules(rules))
+        });
+        let games = step(timings, beside, "play out games", || {
+            vs_computer::games(&options.games, &solver)
+        });
+        let hanoi = step(timings, beside, "solve the Towers of Hanoi", || {
+            hanoi_solver(options.hanoi_discs)
+        });
+        Solved {
+            solver,
+            games,
+            hanoi,
+        }
+    }
+}
+
+/// [`render`], from what is solved already.
+fn render_solved(
+    options: &Options,
+    assets: &Assets,
+    solved: &Solved,
+    sink: &impl Sink,
+) -> Result<Report, BuildError> {
     let mut report = Report::default();
     let timings = &mut report.timings;
-    let rules = Rules {
-        early_draws: options.early_draws,
-    };
-    let solver = timed(timings, "solve", || {
-        Solver::new(StateGraph::<Board>::with_rules(rules))
-    });
-    let games = timed(timings, "play out games", || {
-        vs_computer::games(&options.games, &solver)
-    });
-    let hanoi = timed(timings, "solve the Towers of Hanoi", || {
-        hanoi_solver(options.hanoi_discs)
-    });
+    let Solved {
+        solver,
+        games,
+        hanoi,
+    } = solved;
     // The maps and their poster beside the editions, on the same pool.
     let (made, (maps, poster)) = timed(timings, "screens, pages, books and maps, at once", || {
         crate::par::join(
             || {
-                each_edition(&solver, &games, &hanoi, |mut edition| {
+                each_edition(solver, games, hanoi, |mut edition| {
                     let work = edition_work(&edition, assets, options.budgets, sink);
                     // Only the home page needs it from here on, and not its
                     // screens: they go now, not once every edition is done.
@@ -260,7 +314,7 @@ pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Re
                 })
             },
             || {
-                let maps = maps(&solver, &hanoi);
+                let maps = maps(solver, hanoi);
                 let poster = poster(&maps, assets);
                 (maps, poster)
             },
@@ -362,14 +416,24 @@ pub fn build(options: &Options) -> Result<Report, BuildError> {
     check_apart(&options.static_dir, &options.out)?;
     output::check_target(&options.out)?;
     let mut first = Vec::new();
-    let assets = timed(&mut first, "read and check static/", || {
-        Assets::load(&options.static_dir, &images())
-    })?;
+    // `static/` is read beside the solving, which touches no disk.
+    let (mut solving, mut reading) = (Vec::new(), Vec::new());
+    let (solved, assets) = crate::par::join(
+        || Solved::new(options, &mut solving, true),
+        || {
+            timed_wall(&mut reading, "read and check static/", || {
+                Assets::load(&options.static_dir, &images())
+            })
+        },
+    );
+    first.append(&mut reading);
+    first.append(&mut solving);
+    let assets = assets?;
     check_extras_outside(&options.static_dir, &options.out, &assets)?;
     let staging = timed(&mut first, "lock, and make the staging folder", || {
         output::Staging::begin(&options.out)
     })?;
-    let mut report = render(options, &assets, &staging)?;
+    let mut report = render_solved(options, &assets, &solved, &staging)?;
     let mut timings = first;
     timings.append(&mut report.timings);
     let committed = timed(
