@@ -69,6 +69,22 @@ impl From<Side> for Player {
     }
 }
 
+/// A board's heading onto `out`: "X to move", "O wins" or a draw's
+/// ([`draw_heading`]); every page's title starts with it.
+fn push_heading(board: Board, out: &mut String) {
+    match board.status() {
+        Status::InPlay(p) => {
+            out.push_str(p.letter());
+            out.push_str(" to move");
+        }
+        Status::Won { winner, .. } => {
+            out.push_str(winner.letter());
+            out.push_str(" wins");
+        }
+        Status::Draw => out.push_str(&draw_heading(board)),
+    }
+}
+
 /// "Draw" on a full board; an early draw says why the game stopped.
 pub fn draw_heading(board: Board) -> String {
     if board.marks() < 9 {
@@ -186,18 +202,16 @@ winner's moves. The best moves are framed.",
 
     /// "X to move", "X wins", "O wins" or "Draw".
     fn heading(self) -> String {
-        match self.status() {
-            Status::InPlay(p) => format!("{} to move", p.letter()),
-            Status::Won { winner, .. } => format!("{} wins", winner.letter()),
-            Status::Draw => draw_heading(self),
-        }
+        let mut out = String::with_capacity(24);
+        push_heading(self, &mut out);
+        out
     }
 
     /// "X to move: X top left, O centre - Tic-tac-toe" while the game goes
     /// on, "X wins - Tic-tac-toe" once it is over: the browser's tab and
     /// history list (the back button is undo) tell positions apart.
     fn push_title(self, out: &mut String) {
-        out.push_str(&self.heading());
+        push_heading(self, out);
         if !self.is_over() {
             let mut first = true;
             for s in Square::ALL {
