@@ -290,8 +290,8 @@ impl Grid for EpubGridLen<'_> {
 
 /// The length [`board`] writes for `b`, every link as long as
 /// [`far_len`], without writing it: the files are sized by it, and
-/// rendering every screen once more for that was a tenth of the EPUB's
-/// markup.
+/// rendering every screen once more only to size it cost about as much
+/// as writing it.
 fn board_len(srcs: &[String], b: &Screen) -> usize {
     let mut g = EpubGridLen { len: 0, srcs };
     write_grid(b, &mut g);

@@ -80,8 +80,9 @@ impl<'a> Book<'a> {
         }
     }
 
-    /// The screens of each EPUB content file: made once a book, since
-    /// sizing the files renders every screen.
+    /// The screens of each EPUB content file: worked out once a book, by
+    /// the first of its two formats to ask (sizing the files reads every
+    /// screen).
     pub(crate) fn layout(&self) -> &epub::Layout {
         self.layout.get_or_init(|| epub::Layout::new(self.edition))
     }
