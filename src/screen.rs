@@ -23,12 +23,16 @@ use crate::output::OutFile;
 /// page is that and `.html`; the anchor in a single-file book is that.
 pub fn push_key(out: &mut String, key: u32) {
     // By hand, not `write!`: every link of every page and book names one.
-    let digits = (32 - (key | 1).leading_zeros()).div_ceil(4);
-    for d in (0..digits).rev() {
+    for d in (0..hex_digits(key)).rev() {
         out.push(char::from(
             b"0123456789abcdef"[(key >> (4 * d) & 0xf) as usize],
         ));
     }
+}
+
+/// How many hex digits [`push_key`] writes for `key` (one for 0).
+fn hex_digits(key: u32) -> u32 {
+    (32 - (key | 1).leading_zeros()).div_ceil(4)
 }
 
 /// A position's page name, onto `out`: [`push_key`] and `.html`.
@@ -84,7 +88,7 @@ impl Target {
 
     /// The length of [`Target::anchor`], without writing it.
     pub fn anchor_len(self) -> usize {
-        let hex = |key: u32| (32 - (key | 1).leading_zeros()).div_ceil(4) as usize;
+        let hex = |key: u32| hex_digits(key) as usize;
         match self {
             Target::Contents => "contents".len(),
             Target::Page { game: 0, key } => hex(key),
