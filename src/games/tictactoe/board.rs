@@ -259,9 +259,10 @@ static TERNARY: [u16; 512] = {
     table
 };
 
-/// For each mask of squares, how many squares it holds: the build asks
-/// whose turn it is a million times, and `count_ones` is a dozen
-/// instructions without the CPU's own (not in the x86-64 baseline).
+/// For each mask of squares, how many squares it holds: every move played
+/// asks whose turn it is (hundreds of thousands a build), and `count_ones`
+/// is a dozen instructions without the CPU's own (not in the x86-64
+/// baseline).
 static MARKS: [u8; 512] = {
     let mut table = [0u8; 512];
     let mut mask = 0;
