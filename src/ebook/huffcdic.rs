@@ -91,26 +91,6 @@ fn continues_number(b: u8) -> bool {
     b.is_ascii_digit() || (b'A'..=b'V').contains(&b) || (b'a'..=b'f').contains(&b)
 }
 
-/// The pieces of a record's text that become phrases: each character of
-/// a number alone (a digit, and the base 32 or hex letters after it), and
-/// the maximal runs between numbers.
-fn runs(piece: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut at = 0;
-    let mut in_number = false;
-    std::iter::from_fn(move || {
-        let rest = &piece[at..];
-        let first = *rest.first()?;
-        in_number = first.is_ascii_digit() || (in_number && continues_number(first));
-        let len = if in_number {
-            1
-        } else {
-            first_digit(rest).unwrap_or(rest.len())
-        };
-        at += len;
-        Some(&rest[..len])
-    })
-}
-
 /// Where the first ASCII digit of `s` is, eight bytes at a time: the runs
 /// between numbers are most of a book's text, and this is most of the
 /// time spent cutting them.
@@ -152,51 +132,87 @@ fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
+/// A symbol that is one byte, not a run: the byte is in the low bits.
+const BYTE: u32 = 1 << 31;
+
 /// The phrases and how each piece spells them.
 struct Tokens<'a> {
     phrases: Vec<&'a [u8]>,
     counts: Vec<u32>,
-    /// Every piece's phrases, one piece after another.
-    spelt: Vec<u32>,
-    /// Where each piece's phrases end in `spelt`.
+    /// Every piece's symbols, one piece after another: a byte (`BYTE`
+    /// and the byte) or the id of a run of more than one byte.
+    symbols: Vec<u32>,
+    /// Where each piece's symbols end in `symbols`.
     ends: Vec<usize>,
+    /// The phrase of each byte that is one (`u32::MAX` if none).
+    bytes: [u32; 256],
+    /// Each run's phrases: a range of `found`.
+    spelling: Vec<(u32, u32)>,
+    found: Vec<u32>,
 }
 
 impl Tokens<'_> {
-    /// Each piece's phrases.
+    /// Each piece's symbols.
     fn pieces(&self) -> impl Iterator<Item = &[u32]> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts
             .zip(&self.ends)
-            .map(|(from, &to)| &self.spelt[from..to])
+            .map(|(from, &to)| &self.symbols[from..to])
+    }
+
+    /// The phrases a symbol is spelt with.
+    fn phrases_of(&self, symbol: u32) -> &[u32] {
+        if symbol & BYTE != 0 {
+            std::slice::from_ref(&self.bytes[(symbol & 0xff) as usize])
+        } else {
+            let (from, len) = self.spelling[symbol as usize];
+            &self.found[from as usize..(from + len) as usize]
+        }
     }
 }
 
 impl<'a> Tokens<'a> {
-    /// Cuts `pieces` into phrases of at most `max_phrase` bytes. Each
-    /// distinct run of more than one byte is counted, and its id kept in
-    /// text order (four bytes a run: 426 KB for the default build's
-    /// largest text; the runs of one byte, a number's, are not kept); then
-    /// each run seen often enough is spelled as its phrases, found once a
-    /// run, and a rare run as its tags or bytes.
+    /// Cuts `pieces` into phrases of at most `max_phrase` bytes, reading
+    /// the text once: each character of a number, and each run of one
+    /// byte, is a symbol of its own; each distinct longer run gets an id,
+    /// and is counted. Then each run is spelt once, in text order: a run
+    /// seen often enough as its phrases, a rare run as its tags or bytes;
+    /// phrases are numbered as first met, so ties in the code break the
+    /// same way every time.
     fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
         let mut run_ids: FxHashMap<&[u8], u32> = FxHashMap::default();
         // Each distinct run and how often it is seen.
         let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
-        // The id of each run of more than one byte, in text order.
-        let mut in_order: Vec<u32> = Vec::new();
+        let mut byte_counts = [0u32; 256];
+        let mut symbols: Vec<u32> = Vec::new();
+        let mut ends = Vec::with_capacity(pieces.len());
         for piece in pieces {
-            for run in runs(piece).filter(|r| r.len() > 1) {
+            let mut at = 0;
+            let mut in_number = false;
+            while let Some(&first) = piece.get(at) {
+                in_number = first.is_ascii_digit() || (in_number && continues_number(first));
+                let len = if in_number {
+                    1
+                } else {
+                    first_digit(&piece[at..]).unwrap_or(piece.len() - at)
+                };
+                let run = &piece[at..at + len];
+                at += len;
+                if len == 1 {
+                    byte_counts[usize::from(first)] += 1;
+                    symbols.push(BYTE | u32::from(first));
+                    continue;
+                }
                 let id = *run_ids.entry(run).or_insert_with(|| {
                     seen.push((run, 0));
                     (seen.len() - 1) as u32
                 });
                 seen[id as usize].1 += 1;
-                in_order.push(id);
+                symbols.push(id);
             }
+            ends.push(symbols.len());
         }
         drop(run_ids);
-        let mut in_order = in_order.into_iter();
         let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
         for &(run, n) in &seen {
             if n < MIN_RUN_COUNT {
@@ -208,54 +224,52 @@ impl<'a> Tokens<'a> {
         let mut t = Tokens {
             phrases: Vec::new(),
             counts: Vec::new(),
-            spelt: Vec::new(),
-            ends: Vec::with_capacity(pieces.len()),
+            symbols,
+            ends,
+            bytes: [u32::MAX; 256],
+            spelling: vec![(0, 0); seen.len()],
+            found: Vec::new(),
         };
         let mut ids: FxHashMap<&[u8], u32> = FxHashMap::default();
-        let mut bytes = [u32::MAX; 256];
         // The phrase of `phrase`, made the first time it is asked for.
-        let mut phrase_id = |t: &mut Tokens<'a>, phrase: &'a [u8]| {
-            let slot = if phrase.len() == 1 {
-                &mut bytes[usize::from(phrase[0])]
-            } else {
-                ids.entry(phrase).or_insert(u32::MAX)
+        let phrase_id =
+            |t: &mut Tokens<'a>, ids: &mut FxHashMap<&'a [u8], u32>, phrase: &'a [u8]| {
+                let slot = if phrase.len() == 1 {
+                    &mut t.bytes[usize::from(phrase[0])]
+                } else {
+                    ids.entry(phrase).or_insert(u32::MAX)
+                };
+                if *slot == u32::MAX {
+                    *slot = t.phrases.len() as u32;
+                    t.phrases.push(phrase);
+                    t.counts.push(0);
+                }
+                *slot
             };
-            if *slot == u32::MAX {
-                *slot = t.phrases.len() as u32;
-                t.phrases.push(phrase);
-                t.counts.push(0);
+        // Each run is spelt when first met, and its phrases counted as
+        // often as the run is seen; a byte's phrase is made when first met.
+        for i in 0..t.symbols.len() {
+            let symbol = t.symbols[i];
+            if symbol & BYTE != 0 {
+                let b = (symbol & 0xff) as u8;
+                phrase_id(
+                    &mut t,
+                    &mut ids,
+                    std::slice::from_ref(&BYTE_VALUES[usize::from(b)]),
+                );
+                continue;
             }
-            *slot
-        };
-        // Each frequent run's phrases, once found: a range of `found`.
-        let mut spelt: Vec<(u32, u32)> = vec![(0, 0); seen.len()];
-        let mut found: Vec<u32> = Vec::new();
-        let mut out = Vec::new();
-        for piece in pieces {
-            for run in runs(piece) {
-                if run.len() == 1 {
-                    let p = phrase_id(&mut t, run);
-                    t.counts[p as usize] += 1;
-                    out.push(p);
-                    continue;
+            let (run, n) = seen[symbol as usize];
+            if t.spelling[symbol as usize].1 != 0 {
+                continue;
+            }
+            let from = t.found.len();
+            if n >= MIN_RUN_COUNT {
+                for phrase in run.chunks(max_phrase) {
+                    let p = phrase_id(&mut t, &mut ids, phrase);
+                    t.found.push(p);
                 }
-                let id = in_order.next().expect("the same runs as the first pass");
-                let n = seen[id as usize].1;
-                if n >= MIN_RUN_COUNT {
-                    let (from, len) = &mut spelt[id as usize];
-                    if *len == 0 {
-                        *from = found.len() as u32;
-                        for phrase in run.chunks(max_phrase) {
-                            found.push(phrase_id(&mut t, phrase));
-                        }
-                        *len = found.len() as u32 - *from;
-                    }
-                    for &p in &found[*from as usize..(*from + *len) as usize] {
-                        t.counts[p as usize] += 1;
-                        out.push(p);
-                    }
-                    continue;
-                }
+            } else {
                 for tag in tags(run) {
                     let whole = tag.len() > 1 && tag_counts[tag] >= MIN_RUN_COUNT;
                     let parts = if whole {
@@ -264,18 +278,35 @@ impl<'a> Tokens<'a> {
                         tag.chunks(1)
                     };
                     for phrase in parts {
-                        let p = phrase_id(&mut t, phrase);
-                        t.counts[p as usize] += 1;
-                        out.push(p);
+                        let p = phrase_id(&mut t, &mut ids, phrase);
+                        t.found.push(p);
                     }
                 }
             }
-            t.ends.push(out.len());
+            for &p in &t.found[from..] {
+                t.counts[p as usize] += n;
+            }
+            t.spelling[symbol as usize] = (from as u32, (t.found.len() - from) as u32);
         }
-        t.spelt = out;
+        for (b, &n) in byte_counts.iter().enumerate() {
+            if n > 0 {
+                t.counts[t.bytes[b] as usize] += n;
+            }
+        }
         t
     }
 }
+
+/// Every byte value, for a phrase of one byte that is not in the text.
+static BYTE_VALUES: [u8; 256] = {
+    let mut all = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        all[i] = i as u8;
+        i += 1;
+    }
+    all
+};
 
 /// Huffman code lengths for `counts` (all at least 1), at most `MAX_LEN`
 /// and with the longest at least `min_longest`. Ties break by index, so
@@ -506,7 +537,7 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
         .map(|symbols| {
             let mut out = Vec::new();
             let (mut acc, mut have) = (0u64, 0u32);
-            for &s in symbols {
+            for &s in symbols.iter().flat_map(|&s| tokens.phrases_of(s)) {
                 let (c, len) = code.codes[s as usize];
                 acc = acc << len | u64::from(c);
                 have += u32::from(len);
