@@ -132,6 +132,25 @@ fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
+/// A run of text as a key: hashed by its length and its first and last
+/// eight bytes, not every byte (a run is most often one of a few hundred
+/// runs of markup, met again and again), and compared whole.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Run<'a>(&'a [u8]);
+
+impl std::hash::Hash for Run<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let s = self.0;
+        match (s.first_chunk::<8>(), s.last_chunk::<8>()) {
+            (Some(first), Some(last)) => {
+                state.write_u64(u64::from_le_bytes(*first));
+                state.write_u64(u64::from_le_bytes(*last) ^ s.len() as u64);
+            }
+            _ => state.write(s),
+        }
+    }
+}
+
 /// A symbol that is one byte, not a run: the byte is in the low bits.
 const BYTE: u32 = 1 << 31;
 
@@ -180,7 +199,7 @@ impl<'a> Tokens<'a> {
     /// phrases are numbered as first met, so ties in the code break the
     /// same way every time.
     fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
-        let mut run_ids: FxHashMap<&[u8], u32> = FxHashMap::default();
+        let mut run_ids: FxHashMap<Run, u32> = FxHashMap::default();
         // Each distinct run and how often it is seen.
         let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
         let mut byte_counts = [0u32; 256];
@@ -203,7 +222,7 @@ impl<'a> Tokens<'a> {
                     symbols.push(BYTE | u32::from(first));
                     continue;
                 }
-                let id = *run_ids.entry(run).or_insert_with(|| {
+                let id = *run_ids.entry(Run(run)).or_insert_with(|| {
                     seen.push((run, 0));
                     (seen.len() - 1) as u32
                 });
@@ -532,19 +551,63 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
         };
     }
     let code = Code::new(&lengths(&tokens.counts, limits.min_longest));
+    // Each symbol's code: a byte's own, and a run's phrases' codes one
+    // after another, when they fit in 32 bits (a rare run spelt byte by
+    // byte may not: its phrases are then coded one by one).
+    let code_of = |p: u32| {
+        let (c, len) = code.codes[p as usize];
+        (u64::from(c), u32::from(len))
+    };
+    let byte_codes: Vec<(u64, u32)> = tokens
+        .bytes
+        .iter()
+        .map(|&p| if p == u32::MAX { (0, 0) } else { code_of(p) })
+        .collect();
+    let run_codes: Vec<(u64, u32)> = (0..tokens.spelling.len() as u32)
+        .map(|run| {
+            tokens
+                .phrases_of(run)
+                .iter()
+                .try_fold((0u64, 0u32), |(c, len), &p| {
+                    let (pc, plen) = code_of(p);
+                    (len + plen <= 32).then_some((c << plen | pc, len + plen))
+                })
+        })
+        .map(|joined| joined.unwrap_or((0, u32::MAX)))
+        .collect();
     let records = tokens
         .pieces()
-        .map(|symbols| {
-            let mut out = Vec::new();
+        .zip(pieces)
+        .map(|(symbols, piece)| {
+            let mut out = Vec::with_capacity(piece.len() / 8 + 8);
+            // Up to 31 bits wait in `acc`, below a code of up to 32.
             let (mut acc, mut have) = (0u64, 0u32);
-            for &s in symbols.iter().flat_map(|&s| tokens.phrases_of(s)) {
-                let (c, len) = code.codes[s as usize];
-                acc = acc << len | u64::from(c);
-                have += u32::from(len);
-                while have >= 8 {
-                    have -= 8;
-                    out.push((acc >> have) as u8);
+            let mut put = |c: u64, len: u32| {
+                acc = acc << len | c;
+                have += len;
+                if have >= 32 {
+                    have -= 32;
+                    out.extend_from_slice(&((acc >> have) as u32).to_be_bytes());
                 }
+            };
+            for &s in symbols {
+                let (c, len) = if s & BYTE != 0 {
+                    byte_codes[(s & 0xff) as usize]
+                } else {
+                    run_codes[s as usize]
+                };
+                if len != u32::MAX {
+                    put(c, len);
+                } else {
+                    for &p in tokens.phrases_of(s) {
+                        let (c, len) = code_of(p);
+                        put(c, len);
+                    }
+                }
+            }
+            while have >= 8 {
+                have -= 8;
+                out.push((acc >> have) as u8);
             }
             if have > 0 {
                 out.push((acc << (8 - have)) as u8);
