@@ -142,24 +142,36 @@ impl<'a> Font<'a> {
 
     /// The width of `text` at `size` points.
     fn width(&self, text: &str, size: f32) -> f32 {
-        let units: u32 = text.chars().map(|c| u32::from(self.glyph(c).1)).sum();
+        self.points(self.units(text), size)
+    }
+
+    /// The advance of `text` in font units.
+    fn units(&self, text: &str) -> u32 {
+        text.chars().map(|c| u32::from(self.glyph(c).1)).sum()
+    }
+
+    /// `units` of the font at `size` points.
+    fn points(&self, units: u32, size: f32) -> f32 {
         units as f32 * size / f32::from(self.face.units_per_em())
     }
 
-    /// Words of `text` in lines no wider than `width` at `size`.
+    /// Words of `text` in lines no wider than `width` at `size`; a line
+    /// always takes its first word. Each word is measured once.
     fn wrap(&self, text: &str, size: f32, width: f32) -> Vec<String> {
+        let space = self.units(" ");
         let mut lines: Vec<String> = Vec::new();
-        let mut line = String::new();
+        let (mut line, mut line_units) = (String::new(), 0);
         for word in text.split_whitespace() {
-            let candidate = if line.is_empty() {
-                word.to_string()
-            } else {
-                format!("{line} {word}")
-            };
-            if self.width(&candidate, size) > width && !line.is_empty() {
+            let units = self.units(word);
+            if line.is_empty() {
+                (line_units, line) = (units, word.to_string());
+            } else if self.points(line_units + space + units, size) > width {
                 lines.push(std::mem::replace(&mut line, word.to_string()));
+                line_units = units;
             } else {
-                line = candidate;
+                line.push(' ');
+                line.push_str(word);
+                line_units += space + units;
             }
         }
         if !line.is_empty() {
