@@ -246,6 +246,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
         }),
         files: vec![OutFile::new(JSON, positions_json(solver))],
         print_only: false,
+        used: Default::default(),
     }
 }
 

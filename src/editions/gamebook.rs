@@ -296,6 +296,7 @@ first; in the second the book does.",
         screens,
         files: Vec::new(),
         print_only: true,
+        used: Default::default(),
     }
 }
 

@@ -59,6 +59,7 @@ pub fn edition<G: Game>(
         }),
         files: Vec::new(),
         print_only: false,
+        used: Default::default(),
     }
 }
 

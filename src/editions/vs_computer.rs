@@ -274,6 +274,7 @@ only links. Easy games can be won; a perfect computer never loses.",
         screens: screens.into_iter().flatten().collect(),
         files: Vec::new(),
         print_only: false,
+        used: Default::default(),
     }
 }
 
