@@ -578,13 +578,20 @@ impl Staging {
             key.push_str(k);
             key.push('/');
         };
+        progress.made.reserve(paths.size_hint().0);
+        // The folder of the last path: claimed as a folder, so no file may
+        // take its name, and its own folders with it. A batch's files
+        // mostly share one.
+        let mut last_dir = None;
         for path in paths {
             folder(&mut key, path);
             let made = &progress.made;
             if path == MARKER || made.contains_key(path) || made.contains_key(key.as_str()) {
                 return Err(OutputError::Twice(path.to_string()));
             }
-            let mut dir = path;
+            let parent = path.rsplit_once('/').map(|(d, _)| d);
+            let mut dir = if parent == last_dir { "" } else { path };
+            last_dir = parent;
             while let Some((d, _)) = dir.rsplit_once('/') {
                 if progress.made.contains_key(d) {
                     return Err(OutputError::Twice(d.to_string()));
@@ -1112,6 +1119,48 @@ mod tests {
         assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "two");
         assert!(!out.join("a").exists(), "the old tree is gone");
         assert_eq!(names(tmp.path()), [".site.lock", "site"], "no staging left");
+    }
+
+    #[test]
+    fn a_path_made_twice_or_as_a_file_and_a_folder_is_refused() {
+        let twice = |batches: &[&[&str]]| {
+            let tmp = tempfile::tempdir().unwrap();
+            let staging = Staging::begin(&tmp.path().join("site")).unwrap();
+            let mut refused = None;
+            for batch in batches {
+                let files: Vec<OutFile> = batch.iter().map(|p| OutFile::new(*p, "x")).collect();
+                if let Err(OutputError::Twice(p)) = staging.write(&files) {
+                    refused = Some(p);
+                    break;
+                }
+            }
+            refused
+        };
+        assert_eq!(twice(&[&["a/b.html", "a/c.html", "a/d/e.html"]]), None);
+        assert_eq!(
+            twice(&[&["a/b.html", "a/b.html"]]).as_deref(),
+            Some("a/b.html")
+        );
+        assert_eq!(
+            twice(&[&["a/b.html"], &["a/b.html"]]).as_deref(),
+            Some("a/b.html")
+        );
+        // A folder, then a file of its name, and the other way round: in
+        // one batch after a file of the same folder, and in two.
+        assert_eq!(
+            twice(&[&["a/b/c.html", "a/b/d.html", "a/b"]]).as_deref(),
+            Some("a/b")
+        );
+        assert_eq!(twice(&[&["a/b/c.html"], &["a/b"]]).as_deref(), Some("a/b"));
+        assert_eq!(
+            twice(&[&["a/x.html", "a/b", "a/b/c.html"]]).as_deref(),
+            Some("a/b")
+        );
+        assert_eq!(
+            twice(&[&["a/b"], &["a/b/c/d.html"]]).as_deref(),
+            Some("a/b")
+        );
+        assert_eq!(twice(&[&[MARKER]]).as_deref(), Some(MARKER));
     }
 
     #[test]
