@@ -16,6 +16,12 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> 
     items.par_iter().map(f).collect()
 }
 
+/// Sorts `items` on every core. Equal items may change places, so only
+/// for items that are all different (or where that cannot be seen).
+pub fn sort_unstable<T: Ord + Send>(items: &mut [T]) {
+    items.par_sort_unstable();
+}
+
 /// Runs `a` and `b` at once, on the same threads as [`map`].
 pub fn join<A: Send, B: Send>(
     a: impl FnOnce() -> A + Send,
@@ -33,6 +39,17 @@ mod tests {
             super::map(&v, |x| x * 2),
             v.iter().map(|x| x * 2).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn sorts_as_a_plain_sort_does() {
+        let mut v: Vec<(String, u32)> = (0..20_000u32)
+            .map(|i| (format!("{}", i.wrapping_mul(2_654_435_761) % 7919), i))
+            .collect();
+        let mut plain = v.clone();
+        plain.sort_unstable();
+        super::sort_unstable(&mut v);
+        assert_eq!(v, plain);
     }
 
     #[test]

@@ -308,8 +308,10 @@ fn time(t: Time) -> String {
 /// each path with its sum if it has one, in sorted order, so that the same
 /// list is the same text on every machine.
 pub(super) fn marker_text(made: &List, written: Time) -> String {
+    // Every path is different; sorted on every core, as this is the
+    // build's last step.
     let mut list: Vec<(&String, &Option<u64>)> = made.iter().collect();
-    list.sort_unstable();
+    crate::par::sort_unstable(&mut list);
     let mut text = format!(
         "{MARKER_TEXT}{CHECK}{:032x}\n{WRITTEN}{}\n{PATHS}{}\n{LIST_HEADER}",
         0,
