@@ -316,7 +316,8 @@ impl<'a> Tokens<'a> {
     }
 }
 
-/// Every byte value, for a phrase of one byte that is not in the text.
+/// Every byte value as a slice: the phrase of a symbol of one byte,
+/// which keeps the byte but not where the text holds it.
 static BYTE_VALUES: [u8; 256] = {
     let mut all = [0u8; 256];
     let mut i = 0;
