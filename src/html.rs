@@ -284,7 +284,7 @@ pub fn render_in_batches<E>(
     for game in games {
         let dir = edition.web_dir(game);
         files.push(OutFile::new(format!("{dir}/s.css"), assets.get("s.css")));
-        for name in &images {
+        for name in images {
             let file = format!("{name}.svg");
             files.push(OutFile::new(format!("{dir}/{file}"), assets.get(&file)));
         }

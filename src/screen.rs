@@ -297,8 +297,8 @@ impl Edition {
     /// every format asks and an image no screen uses means reading every
     /// cell of every screen, megabytes scattered over the heap (2% of a
     /// default build, when each format looked again).
-    pub fn used_images(&self) -> Vec<&'static str> {
-        self.used.get_or_init(|| self.find_used_images()).clone()
+    pub fn used_images(&self) -> &[&'static str] {
+        self.used.get_or_init(|| self.find_used_images())
     }
 
     /// [`Edition::used_images`], looked for: the look stops once every

@@ -173,7 +173,7 @@ fn edition_work(
             let kindle_images = if book.print_only {
                 Vec::new()
             } else {
-                book.used_images()
+                book.used_images().to_vec()
             };
             Ok::<_, BuildError>((
                 made.into_iter().collect::<Result<Vec<_>, _>>()?,

@@ -472,7 +472,7 @@ mod tests {
     fn pages_put_together_hold_every_screen_and_links_land_on_them() {
         let hanoi = crate::site::hanoi_solver(3);
         let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
-        let mut names = book.used_images();
+        let mut names = book.used_images().to_vec();
         names.push(COVER);
         let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
         let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();

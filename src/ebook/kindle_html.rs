@@ -122,7 +122,7 @@ pub fn opf(book: &Edition) -> Vec<u8> {
     let mut manifest = format!(
         "<item id=\"text\" href=\"{stem}-kindle.html\" media-type=\"application/xhtml+xml\"/>"
     );
-    for name in book.used_images().into_iter().chain([super::COVER]) {
+    for name in book.used_images().iter().copied().chain([super::COVER]) {
         manifest +=
             &format!("<item id=\"i-{name}\" href=\"{name}.gif\" media-type=\"image/gif\"/>");
     }

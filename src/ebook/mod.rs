@@ -52,7 +52,8 @@ pub fn caption(screen: &Screen) -> impl Iterator<Item = &str> {
 /// screens use, in the game's order, then the cover.
 pub fn images<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'a [u8])> {
     book.used_images()
-        .into_iter()
+        .iter()
+        .copied()
         .chain([COVER])
         .map(|n| (n, assets.get(&format!("{n}.gif"))))
         .collect()

@@ -53,7 +53,7 @@ fn cells(name: &str) -> usize {
 
 /// A book's images in record order: the ones its screens use, the cover.
 fn images(name: &str) -> Vec<&'static str> {
-    let mut v = edition(name).used_images();
+    let mut v = edition(name).used_images().to_vec();
     v.push(COVER);
     v
 }

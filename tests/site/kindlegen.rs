@@ -74,7 +74,7 @@ fn write_sources(book: &Edition, assets: &Assets, dir: &Path) -> [PathBuf; 2] {
             std::fs::write(dir.join(format!("{stem}{suffix}")), writer(&shared)).unwrap();
         }
     }
-    for name in book.used_images().into_iter().chain([ebook::COVER]) {
+    for name in book.used_images().iter().copied().chain([ebook::COVER]) {
         let gif = format!("{name}.gif");
         std::fs::write(dir.join(&gif), assets.get(&gif)).unwrap();
     }
