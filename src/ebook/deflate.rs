@@ -9,17 +9,19 @@ use std::cell::RefCell;
 
 use libdeflater::{CompressionLvl, Compressor};
 
-/// libdeflate's level. 7, its strongest lazy parse, keeps every book within
-/// its default budget: at 8 (lazy2) the EPUBs are about 5% smaller, but
-/// deflating them takes 60% longer, a tenth of a whole build; above 9 the
-/// near-optimal parse is many times slower on the books' repetitive
-/// markup.
-pub const LEVEL: i32 = 7;
+/// libdeflate's level. 6, the middle of its lazy parses: on the books'
+/// markup, level 7 (a search three times as deep) makes the EPUBs about
+/// 10% smaller (the analysis book 147 KB against 162 KB) for 1.7 times
+/// the time (deflating the three tic-tac-toe EPUBs takes 45 ms of CPU
+/// time at 7, 26 ms at 6: a sixteenth of a whole build, 10 ms of its wall
+/// time); at 5 they are 18% larger than at 6 for 20% less time; above 9
+/// the near-optimal parse is many times slower.
+pub const LEVEL: i32 = 6;
 
 /// libdeflate's fastest level, for the PDFs' page and form streams and
 /// their font: their budget is in pages, not bytes, and at level 7 they
-/// are less than 1% smaller (the gamebook 986 KB against 995 KB) for twice
-/// the instructions (151 M against 72 M over a default build).
+/// were less than 1% smaller (the gamebook 986 KB against 995 KB) for
+/// twice the instructions (151 M against 72 M over a default build).
 pub const QUICK_LEVEL: i32 = 1;
 
 thread_local! {
