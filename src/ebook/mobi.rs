@@ -545,12 +545,13 @@ fn palm_name(title: &str) -> [u8; 32] {
 
 /// A whole MOBI file from its MOBI 6 text (as [`text_records`] makes
 /// it), image files and metadata, with a KF8 part after them if `kf8` is
-/// given (whose metadata is the same but for where reading starts).
+/// given, with its text as [`text_records`] makes it (its metadata is the
+/// same but for where reading starts).
 pub fn container(
     text: TextRecords,
     images: &[&[u8]],
     meta: &Metadata,
-    kf8: Option<&kf8::Part>,
+    kf8: Option<(&kf8::Part, TextRecords)>,
 ) -> Vec<u8> {
     let TextRecords {
         len: text_len,
@@ -575,7 +576,7 @@ pub fn container(
     records.extend(texts);
     records.extend(huff);
     records.extend(images.iter().map(|i| i.to_vec()));
-    if let Some(part) = kf8 {
+    if let Some((part, _)) = &kf8 {
         // After the images, as kindlegen puts it: a resource of its own.
         records.push(part.resc());
         head.last_content_or_fdst += 1;
@@ -584,11 +585,16 @@ pub fn container(
     }
     records.push(FLIS.to_vec());
     records.push(fcis(text_len as u32));
-    if let Some(part) = kf8 {
+    if let Some((part, text)) = kf8 {
         records.push(b"BOUNDARY".to_vec());
         let k = records.len();
         head.boundary = Some(k as u32);
-        let (compression, texts, huff) = compressed(&part.text);
+        let TextRecords {
+            compression,
+            records: texts,
+            huff,
+            ..
+        } = text;
         let mut h = Header {
             version: 8,
             compression,
@@ -662,12 +668,18 @@ pub fn write(book: &Book) -> Vec<u8> {
     images.push((THUMB, book.assets.get(&format!("{THUMB}.gif"))));
     let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
     let bytes: Vec<&[u8]> = images.iter().map(|(_, b)| *b).collect();
-    let (text, start) = markup(book.edition, &names);
-    // The MOBI 6 text is compressed and dropped before the KF8 part is
-    // made: a book's two texts are never held at once.
-    let mobi6 = text_records(&text);
-    drop(text);
-    let part = kf8::part(book, &names);
+    // The two parts are made at once, each text dropped once compressed.
+    let ((mobi6, start), (part, kf8_text)) = crate::par::join(
+        || {
+            let (text, start) = markup(book.edition, &names);
+            (text_records(&text), start)
+        },
+        || {
+            let part = kf8::part(book, &names);
+            let text = text_records(&part.text);
+            (part, text)
+        },
+    );
     let book = book.edition;
     let meta = Metadata {
         title: &book.title,
@@ -677,7 +689,7 @@ pub fn write(book: &Book) -> Vec<u8> {
         thumb: names.iter().position(|n| *n == THUMB).map(|i| i as u32),
         shared: Some(names.len() as u32 + 1), // and the RESC record
     };
-    container(mobi6, &bytes, &meta, Some(&part))
+    container(mobi6, &bytes, &meta, Some((&part, kf8_text)))
 }
 
 /// A reader for what [`container`] writes: the records, and the text put
