@@ -431,11 +431,11 @@ pub fn write(book: &Book) -> Vec<u8> {
         ("OEBPS/book.css".into(), CSS.into()),
         ("OEBPS/front.xhtml".into(), front(book, layout).into()),
     ];
-    for c in 0..chunks {
-        files.push((
-            format!("OEBPS/{}", board_file(c)),
-            boards(book, layout, c).into(),
-        ));
+    // The files of boards, most of the book, are rendered on every core.
+    let indexes: Vec<usize> = (0..chunks).collect();
+    let texts = crate::par::map(&indexes, |&c| boards(book, layout, c));
+    for (c, text) in texts.into_iter().enumerate() {
+        files.push((format!("OEBPS/{}", board_file(c)), text.into()));
     }
     for (name, _) in images {
         let png = assets.png(&format!("{name}.gif")).to_vec();
