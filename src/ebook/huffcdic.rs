@@ -135,8 +135,29 @@ fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// A run of text as a key: hashed by its length and its first and last
 /// eight bytes, not every byte (a run is most often one of a few hundred
 /// runs of markup, met again and again), and compared whole.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Eq)]
 struct Run<'a>(&'a [u8]);
+
+impl PartialEq for Run<'_> {
+    /// The ends first, as two words: most runs are found again, and a run
+    /// of up to sixteen bytes is all ends.
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.0, other.0);
+        if a.len() != b.len() {
+            return false;
+        }
+        match (a.first_chunk::<8>(), a.last_chunk::<8>()) {
+            (Some(first), Some(last)) => {
+                let word = |w: &[u8; 8]| u64::from_ne_bytes(*w);
+                let (other_first, other_last) = (b.first_chunk::<8>(), b.last_chunk::<8>());
+                other_first.map(word) == Some(word(first))
+                    && other_last.map(word) == Some(word(last))
+                    && (a.len() <= 16 || a[8..a.len() - 8] == b[8..b.len() - 8])
+            }
+            _ => a == b,
+        }
+    }
+}
 
 impl std::hash::Hash for Run<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
@@ -204,6 +225,9 @@ impl<'a> Tokens<'a> {
         let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
         let mut byte_counts = [0u32; 256];
         let mut symbols: Vec<u32> = Vec::new();
+        // Each symbol where it is first met, in text order: what the
+        // phrases are numbered by.
+        let mut firsts: Vec<u32> = Vec::new();
         let mut ends = Vec::with_capacity(pieces.len());
         for piece in pieces {
             let mut at = 0;
@@ -218,12 +242,17 @@ impl<'a> Tokens<'a> {
                 let run = &piece[at..at + len];
                 at += len;
                 if len == 1 {
-                    byte_counts[usize::from(first)] += 1;
+                    let count = &mut byte_counts[usize::from(first)];
+                    if *count == 0 {
+                        firsts.push(BYTE | u32::from(first));
+                    }
+                    *count += 1;
                     symbols.push(BYTE | u32::from(first));
                     continue;
                 }
                 let id = *run_ids.entry(Run(run)).or_insert_with(|| {
                     seen.push((run, 0));
+                    firsts.push((seen.len() - 1) as u32);
                     (seen.len() - 1) as u32
                 });
                 seen[id as usize].1 += 1;
@@ -267,8 +296,7 @@ impl<'a> Tokens<'a> {
             };
         // Each run is spelt when first met, and its phrases counted as
         // often as the run is seen; a byte's phrase is made when first met.
-        for i in 0..t.symbols.len() {
-            let symbol = t.symbols[i];
+        for symbol in firsts {
             if symbol & BYTE != 0 {
                 let b = (symbol & 0xff) as u8;
                 phrase_id(
@@ -279,9 +307,6 @@ impl<'a> Tokens<'a> {
                 continue;
             }
             let (run, n) = seen[symbol as usize];
-            if t.spelling[symbol as usize].1 != 0 {
-                continue;
-            }
             let from = t.found.len();
             if n >= MIN_RUN_COUNT {
                 for phrase in run.chunks(max_phrase) {
