@@ -301,25 +301,36 @@ fn render_solved(
         hanoi,
     } = solved;
     // The maps and their poster beside the editions, on the same pool.
-    let (made, (maps, poster)) = timed(timings, "screens, pages, books and maps, at once", || {
-        crate::par::join(
-            || {
-                each_edition(solver, games, hanoi, |mut edition| {
-                    let work = edition_work(&edition, assets, options.budgets, sink);
-                    // Only the home page needs it from here on, and not its
-                    // screens: they go now, not once every edition is done.
-                    edition.screens = Vec::new();
-                    edition.files = Vec::new();
-                    (edition, work)
-                })
-            },
-            || {
-                let maps = maps(solver, hanoi);
-                let poster = poster(&maps, assets);
-                (maps, poster)
-            },
-        )
-    });
+    let (made, (maps, maps_written)) =
+        timed(timings, "screens, pages, books and maps, at once", || {
+            crate::par::join(
+                || {
+                    each_edition(solver, games, hanoi, |mut edition| {
+                        let work = edition_work(&edition, assets, options.budgets, sink);
+                        // Only the home page needs it from here on, and not its
+                        // screens: they go now, not once every edition is done.
+                        edition.screens = Vec::new();
+                        edition.files = Vec::new();
+                        (edition, work)
+                    })
+                },
+                || {
+                    // The maps and the poster go out as soon as they are made,
+                    // not after every edition: only the home page waits.
+                    let mut maps = maps(solver, hanoi);
+                    let poster = poster(&maps, assets);
+                    let mut files: Vec<OutFile> = maps
+                        .iter_mut()
+                        .map(|(f, _, m)| OutFile::new(f.as_str(), std::mem::take(&mut m.svg)))
+                        .collect();
+                    files.push(OutFile::new(format!("{EBOOKS}/{}", ebook::POSTER), poster));
+                    let mut written = Report::default();
+                    count(&mut written, &files);
+                    (maps, sink.put(files).map(|()| written))
+                },
+            )
+        });
+    let maps_written = maps_written?;
     let (mut editions, mut pages, mut books, mut gifs) =
         (Vec::new(), Report::default(), Vec::new(), Vec::new());
     for (edition, work) in made {
@@ -330,14 +341,9 @@ fn render_solved(
         gifs.extend(work.kindle_images);
     }
     let books = books_report(books, gifs, assets, sink)?;
-    let mut home = Report::default();
+    let mut home = maps_written;
     let links: Vec<html::MapLink> = maps.iter().map(|(f, w, _)| (f.as_str(), *w)).collect();
-    let mut home_files = home_files(assets, &editions, &books.books, &links);
-    home_files.extend(
-        maps.iter()
-            .map(|(f, _, m)| OutFile::new(f.as_str(), m.svg.clone())),
-    );
-    home_files.push(OutFile::new(format!("{EBOOKS}/{}", ebook::POSTER), poster));
+    let home_files = home_files(assets, &editions, &books.books, &links);
     count(&mut home, &home_files);
     sink.put(home_files)?;
     for (path, from) in assets.extras() {
