@@ -89,7 +89,7 @@ fn a_bad_number_of_hanoi_discs_is_one_line_and_the_site_stays() {
         "--hanoi-discs",
         "7",
         "--epub-budget",
-        "500",
+        "550",
         "--mobi-budget",
         "1400",
     ]);
