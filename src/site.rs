@@ -301,7 +301,7 @@ fn render_solved(
         hanoi,
     } = solved;
     // The maps and their poster beside the editions, on the same pool.
-    let (made, (maps, maps_written)) =
+    let (made, (map_links, maps_written)) =
         timed(timings, "screens, pages, books and maps, at once", || {
             crate::par::join(
                 || {
@@ -316,17 +316,18 @@ fn render_solved(
                 },
                 || {
                     // The maps and the poster go out as soon as they are made,
-                    // not after every edition: only the home page waits.
-                    let mut maps = maps(solver, hanoi);
+                    // not after every edition: only the home page waits, and
+                    // keeps each map's file name and words.
+                    let maps = maps(solver, hanoi);
                     let poster = poster(&maps, assets);
-                    let mut files: Vec<OutFile> = maps
-                        .iter_mut()
-                        .map(|(f, _, m)| OutFile::new(f.as_str(), std::mem::take(&mut m.svg)))
-                        .collect();
+                    let (mut files, links): (Vec<OutFile>, Vec<(String, &str)>) = maps
+                        .into_iter()
+                        .map(|(f, w, m)| (OutFile::new(f.as_str(), m.svg), (f, w)))
+                        .unzip();
                     files.push(OutFile::new(format!("{EBOOKS}/{}", ebook::POSTER), poster));
                     let mut written = Report::default();
                     count(&mut written, &files);
-                    (maps, sink.put(files).map(|()| written))
+                    (links, sink.put(files).map(|()| written))
                 },
             )
         });
@@ -342,7 +343,7 @@ fn render_solved(
     }
     let books = books_report(books, gifs, assets, sink)?;
     let mut home = maps_written;
-    let links: Vec<html::MapLink> = maps.iter().map(|(f, w, _)| (f.as_str(), *w)).collect();
+    let links: Vec<html::MapLink> = map_links.iter().map(|(f, w)| (f.as_str(), *w)).collect();
     let home_files = home_files(assets, &editions, &books.books, &links);
     count(&mut home, &home_files);
     sink.put(home_files)?;
