@@ -64,6 +64,9 @@ pub enum AssetError {
     /// a device) where a file is read or copied: reading it could wait
     /// forever.
     NotAFile(PathBuf),
+    /// A file whose name is not UTF-8: its page names and the marker's
+    /// list are text, so it could not be copied under its own name.
+    NotUtf8(PathBuf),
 }
 
 impl fmt::Display for AssetError {
@@ -75,6 +78,11 @@ impl fmt::Display for AssetError {
             AssetError::Corrupt(p, why) => {
                 write!(f, "static file {} is corrupt: {why}", p.display())
             }
+            AssetError::NotUtf8(p) => write!(
+                f,
+                "the name of {p:?} is not UTF-8; rename it (the site copies static/'s files \
+                 under their own names)"
+            ),
             AssetError::NotAFile(p) => write!(
                 f,
                 "{} is not a regular file (a FIFO, socket or device?); remove it from static/",
@@ -175,11 +183,10 @@ impl Assets {
                 .path()
                 .strip_prefix(dir)
                 .expect("walkdir stays below its root");
-            let key = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
+            let Some(key) = rel.to_str() else {
+                return Err(AssetError::NotUtf8(entry.into_path()));
+            };
+            let key = key.to_string();
             if !is_required(&key, images) {
                 extras.push((key, entry.into_path()));
             }

@@ -42,8 +42,10 @@ use rustc_hash::FxHashMap;
 
 use copy::copy_file;
 pub use marker::MARKER;
-use marker::{LIST_HEADER, List, MARKER_TEXT, Made, MarkerError, OldMarker, Time, marker_text};
-use remove::{put_back, remove_made, remove_made_by, sweep_stale_staging};
+use marker::{
+    Identity, List, Made, MarkerError, OldMarker, Time, escape_into, marker_text, staging_header,
+};
+use remove::{remove_made, remove_old, sweep_stale_staging};
 use walk::{Folder, open_folder, path_of};
 
 /// A file to write: its path relative to the output folder, `/`-separated.
@@ -72,6 +74,9 @@ pub enum OutputError {
     NotADirectory(PathBuf),
     /// `--out` is a symbolic link: replacing it would replace the link.
     Symlink(PathBuf),
+    /// A path the build opens (the lock beside the output) is not a
+    /// regular file: a FIFO, a socket, a device or a folder.
+    NotAFile(PathBuf),
     /// `--out` names no folder of its own (`.`, `..`, `/`): a build
     /// replaces its output folder, and cannot replace these.
     OddPath(PathBuf),
@@ -104,10 +109,16 @@ impl fmt::Display for OutputError {
                 "output {} is a symbolic link; name the folder itself",
                 p.display()
             ),
+            OutputError::NotAFile(p) => write!(
+                f,
+                "{} is not a regular file (a FIFO, socket, device or folder?); \
+                 the build takes it for its own: remove it",
+                p.display()
+            ),
             OutputError::OddPath(p) => write!(
                 f,
                 "output {} names no folder of its own: the build replaces its output folder whole, \
-                 so name a new or earlier output folder, such as `--out site`",
+                 so name a new or earlier output folder without `..` after a name, such as `--out site`",
                 p.display()
             ),
             OutputError::NotOurs(p) => write!(
@@ -161,17 +172,39 @@ struct Place {
     name: OsString,
 }
 
+/// `out` as the build takes it, read without the disk: a `.` or trailing
+/// slash after a name is dropped (`site/.` and `site/` are `site`), and a
+/// path that names no folder of its own is refused ([`OutputError::OddPath`]):
+/// `.`, `..`, `/`, or one with `..` after a name (`ghost/../site` would
+/// make `ghost/` first, and leads elsewhere if it is a link).
+pub fn out_path(out: &Path) -> Result<PathBuf, OutputError> {
+    let odd = || OutputError::OddPath(out.to_path_buf());
+    let mut named = false;
+    for c in out.components() {
+        match c {
+            Component::Normal(_) => named = true,
+            Component::ParentDir if named => return Err(odd()),
+            _ => {}
+        }
+    }
+    match out.components().next_back() {
+        Some(Component::Normal(_)) => Ok(out.components().collect()),
+        _ => Err(odd()),
+    }
+}
+
 impl Place {
     fn new(out: &Path) -> Result<Place, OutputError> {
+        let out = out_path(out)?;
         let Some(Component::Normal(name)) = out.components().next_back() else {
-            return Err(OutputError::OddPath(out.to_path_buf()));
+            return Err(OutputError::OddPath(out));
         };
         let parent = match out.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
         Ok(Place {
-            out: out.to_path_buf(),
+            out: out.clone(),
             parent,
             name: name.to_os_string(),
         })
@@ -185,9 +218,17 @@ impl Place {
         self.parent.join(n)
     }
 
-    /// The prefix of this output's staging folders' names.
-    fn staging_prefix(&self) -> String {
-        format!(".{}.building-", self.name.to_string_lossy())
+    /// The prefix of this output's staging folders' names, as bytes: an
+    /// output's name need not be UTF-8.
+    fn staging_prefix(&self) -> Vec<u8> {
+        use std::os::unix::ffi::OsStrExt;
+        [b".", self.name.as_bytes(), b".building-"].concat()
+    }
+
+    /// The output's own name, as the marker gives it.
+    fn name_bytes(&self) -> &[u8] {
+        use std::os::unix::ffi::OsStrExt;
+        self.name.as_bytes()
     }
 }
 
@@ -239,16 +280,16 @@ pub fn resolve(path: &Path) -> PathBuf {
     }
 }
 
-/// Checks that `out` names a folder of its own (not `.`, `..` or `/`),
-/// without looking at the disk.
+/// Checks that `out` names a folder of its own ([`out_path`]), without
+/// looking at the disk.
 pub fn check_name(out: &Path) -> Result<(), OutputError> {
-    Place::new(out).map(|_| ())
+    out_path(out).map(|_| ())
 }
 
 /// Checks that `out` may be written to, without writing anything: it is a
 /// real folder that is empty or carries the marker, or is not there yet.
 pub fn check_target(out: &Path) -> Result<(), OutputError> {
-    check_name(out)?;
+    let out = &out_path(out)?;
     match fs::symlink_metadata(out) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(OutputError::Io(out.to_path_buf(), e)),
@@ -312,11 +353,11 @@ fn check_foreign(
         }
         let folder = Folder::open(&path).map_err(io_err(&path))?;
         for entry in folder.entries().map_err(io_err(&path))? {
-            let name = String::from_utf8_lossy(entry.name().to_bytes());
             let mut k = match *d {
-                "" => name.into_owned(),
-                d => format!("{d}/{name}"),
+                "" => String::new(),
+                d => format!("{d}/"),
             };
+            walk::push_name(&mut k, entry.name());
             if entry.is_dir() {
                 k.push('/');
             }
@@ -378,6 +419,15 @@ pub struct Staging {
     /// file's checksum, and the time an untouched file's inode is older
     /// than.
     old: Option<OldMarker>,
+    /// The staging folder's identity, which its marker gives, once made.
+    identity: Option<Identity>,
+    /// The kernel's time when the build began, before it looked at any
+    /// file of the old output.
+    begun: Time,
+    /// Whether the build read a file of the old output that the marker
+    /// gives a checksum of, its time being no proof: then a build that keeps the old
+    /// output gives its marker the time the build began ([`Staging::retime`]).
+    read_old: std::sync::atomic::AtomicBool,
 }
 
 /// What a staging folder holds so far.
@@ -443,7 +493,11 @@ impl Progress {
         let mut paths: Vec<&String> = self.made.keys().collect();
         // Outermost first: a folder's name sorts before the names inside it.
         paths.sort_unstable();
-        let lines: String = paths.iter().flat_map(|p| [p.as_str(), "\n"]).collect();
+        let mut lines = String::new();
+        for p in &paths {
+            escape_into(&mut lines, p.as_bytes());
+            lines.push('\n');
+        }
         let marker = dir.join(MARKER);
         let file = self.marker.as_mut().expect("made in begin");
         io::Write::write_all(file, lines.as_bytes()).map_err(io_err(&marker))?;
@@ -488,9 +542,15 @@ fn link_unchanged(files: &[Unchanged], out: &Path) -> Result<(), OutputError> {
 }
 
 impl Staging {
+    /// The staging folder's identity: known from `begin` on.
+    fn identity(&self) -> Identity {
+        self.identity.expect("made in begin")
+    }
+
     /// Takes the lock of `out` (waiting for another build into it), clears
     /// what killed builds left, and makes an empty staging folder beside it.
     pub fn begin(out: &Path) -> Result<Staging, OutputError> {
+        use std::os::unix::fs::MetadataExt;
         check_target(out)?;
         let place = Place::new(out)?;
         let created = create_parents(&place.parent)?;
@@ -510,9 +570,12 @@ impl Staging {
             committed: false,
             file_mode: 0,
             old: None,
+            identity: None,
+            begun: (0, 0),
+            read_old: Default::default(),
         };
         let lock_path = staging.place.beside(".lock");
-        let lock = open_lock(&lock_path).map_err(io_err(&lock_path))?;
+        let lock = open_lock(&lock_path)?;
         lock.lock().map_err(io_err(&lock_path))?;
         staging.lock = Some(lock);
         // A damaged marker refuses the build before anything is made. One
@@ -521,10 +584,11 @@ impl Staging {
             Err(e @ OutputError::Damaged(..)) => return Err(e),
             read => read.unwrap_or(None),
         };
-        staging.warnings =
-            sweep_stale_staging(&staging.place.parent, &staging.place.staging_prefix());
+        staging.warnings = sweep_stale_staging(&staging.place);
         let dir = make_staging(&staging.place).map_err(io_err(&staging.place.parent))?;
         staging.dir = dir;
+        let new_root = open_folder(&staging.dir).map_err(io_err(&staging.dir))?;
+        staging.identity = Some(Identity::of(&new_root).map_err(io_err(&staging.dir))?);
         let marker_path = staging.dir.join(MARKER);
         // Not O_APPEND, under which Linux ignores the offset of the sorted
         // rewrite; writes are in order under the lock anyway.
@@ -533,16 +597,21 @@ impl Staging {
             .create_new(true)
             .open(&marker_path)
             .map_err(io_err(&marker_path))?;
-        io::Write::write_all(
-            &mut marker,
-            format!("{MARKER_TEXT}{LIST_HEADER}").as_bytes(),
-        )
-        .map_err(io_err(&marker_path))?;
-        staging.file_mode =
-            std::os::unix::fs::MetadataExt::mode(&marker.metadata().map_err(io_err(&marker_path))?)
-                & 0o7777;
+        let header = staging_header(staging.identity(), staging.place.name_bytes());
+        io::Write::write_all(&mut marker, header.as_bytes()).map_err(io_err(&marker_path))?;
+        let meta = marker.metadata().map_err(io_err(&marker_path))?;
+        staging.file_mode = std::os::unix::fs::MetadataExt::mode(&meta) & 0o7777;
+        // A marker whose time is ahead of the clock (set before the clock
+        // was put back) cannot tell an edit made since from one before it:
+        // then nothing is trusted by time.
+        let now = (meta.mtime(), meta.mtime_nsec());
+        staging.begun = now;
+        let old = old.map(|old| OldMarker {
+            written: old.written.filter(|&at| at < now),
+            ..old
+        });
         let root = Folders {
-            new: OnceLock::from(open_folder(&staging.dir).map_err(io_err(&staging.dir))?),
+            new: OnceLock::from(new_root),
             // Under the lock, and checked by `check_target`: ours, or empty.
             old: open_folder(&staging.place.out).ok(),
             path: String::new(),
@@ -601,13 +670,13 @@ impl Staging {
                     break;
                 }
                 progress.made.insert(key.clone(), None);
-                lines.push_str(d);
-                lines.push_str("/\n");
+                escape_into(&mut lines, key.as_bytes());
+                lines.push('\n');
                 dirs.push(d);
                 dir = d;
             }
             progress.made.insert(path.to_string(), None);
-            lines.push_str(path);
+            escape_into(&mut lines, path.as_bytes());
             lines.push('\n');
         }
         let staged = progress.unchanged.is_none();
@@ -726,13 +795,51 @@ impl Staging {
         let old = folder.old.as_ref()?;
         let len = f.bytes.len() as u64;
         let marker = self.old.as_ref()?;
+        let read = || reuse::same_bytes(old, name, &f.bytes, self.file_mode);
         match marker.made.sum(&f.path) {
             Some(had) if had != sum => None,
-            Some(_) => marker
-                .written
-                .and_then(|at| reuse::untouched_since(old, name, len, self.file_mode, at))
-                .or_else(|| reuse::same_bytes(old, name, &f.bytes, self.file_mode)),
-            None => reuse::same_bytes(old, name, &f.bytes, self.file_mode),
+            Some(_) => {
+                let Some(at) = marker.written else {
+                    return read();
+                };
+                match reuse::untouched_since(old, name, len, self.file_mode, at) {
+                    Ok(same) => Some(same),
+                    // Changed after the marker's time (by the removal of
+                    // the output before, or an edit): read, and noted.
+                    Err(true) => {
+                        self.read_old
+                            .store(true, std::sync::atomic::Ordering::Relaxed);
+                        read()
+                    }
+                    Err(false) => read(),
+                }
+            }
+            None => read(),
+        }
+    }
+
+    /// Gives the old output's marker, `old`, kept as this build's output
+    /// at `place`, the time the build began, `begun`, for a build that read
+    /// files to find them the same: each was read after that time, so a change to one since is
+    /// stamped later, and the next build trusts what this one read. Only
+    /// for a marker of this version, for this output's name; one write of
+    /// its first lines, and a failure leaves the old time, which still
+    /// holds.
+    fn retime(place: &Place, begun: Time, old: &OldMarker, made: &List) {
+        use std::os::unix::fs::OpenOptionsExt;
+        let Some((folder, name)) = &old.belongs else {
+            return;
+        };
+        if name != place.name_bytes() {
+            return;
+        }
+        let (at, part) = marker::retime(made, begun, *folder, name);
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(place.out.join(MARKER));
+        if let Ok((file, true)) = file.and_then(|f| f.metadata().map(|m| (f, m.is_file()))) {
+            let _ = std::os::unix::fs::FileExt::write_all_at(&file, part.as_bytes(), at);
         }
     }
 
@@ -753,6 +860,7 @@ impl Staging {
             )
         };
         let same = match (&folder.old, checked) {
+            // Always read: the marker gives no checksum of a copy.
             (Some(old), true) => reuse::same_as_file(old, &name, from, self.file_mode),
             _ => None,
         };
@@ -825,6 +933,10 @@ impl Staging {
                 // The old output is this build's, byte for byte: it stays,
                 // and the staging folder (its marker alone) goes.
                 remove_made(&self.dir, &List::default());
+                if self.read_old.load(std::sync::atomic::Ordering::Relaxed) {
+                    let old = old.as_ref().expect("already");
+                    Staging::retime(&self.place, self.begun, old, &progress.made);
+                }
                 return Ok((true, Vec::new()));
             }
             progress.unchanged = Some(unchanged);
@@ -840,53 +952,26 @@ impl Staging {
         // the list: the build's last change to what it lists.
         let marker = self.dir.join(MARKER);
         let file = progress.marker.as_ref().expect("made in begin");
-        let mut text = marker_text(&progress.made, stamp(file).map_err(io_err(&marker))?);
+        let written = stamp(file).map_err(io_err(&marker))?;
+        let identity = self.identity.expect("made in begin");
+        let text = marker_text(&progress.made, written, identity, self.place.name_bytes());
         std::os::unix::fs::FileExt::write_all_at(file, text.as_bytes(), 0)
             .map_err(io_err(&marker))?;
+        // The time is not set again after the old output is removed, though
+        // dropping its names changes the inodes the new output shares with
+        // it: an edit made meanwhile would look as old as those changes.
+        // The next build reads those files instead of trusting their time.
         match swap(&self.dir, out, &self.place).map_err(|e| OutputError::Io(out.clone(), e))? {
             None => Ok((false, Vec::new())),
             Some(old_at) => {
                 let old = old.map_or(Made::Listed(List::default()), |old| old.made);
-                let left = remove_old(&old_at, &old, &progress.made, &self.place);
-                // Dropping the old names changed the inodes the new output
-                // shares with it: the marker's time is set again after, in
-                // one write of its first lines, so the next build finds them
-                // untouched since. It only makes the next build read less,
-                // so a failure leaves the first time, which still holds.
-                if let Ok(now) = stamp(file) {
-                    let (at, part) = marker::restamp(&mut text, now);
-                    let _ = std::os::unix::fs::FileExt::write_all_at(file, part.as_bytes(), at);
-                }
-                Ok((false, left))
+                Ok((
+                    false,
+                    remove_old(&old_at, &old, &progress.made, &self.place),
+                ))
             }
         }
     }
-}
-
-/// Removes the old output, now at `old_at`, which its marker says holds
-/// `old`, the new build having made `new` at `place`. A path it holds that
-/// the marker does not list (only one written into the output during the
-/// build can be) is put back into the new output; if one cannot be, the
-/// folder gets a name that is not hidden, beside the output, and is never
-/// swept. Returns a warning line for what stays, if anything does.
-fn remove_old(old_at: &Path, old: &Made, new: &List, place: &Place) -> Vec<String> {
-    let mut left = remove_made_by(old_at, old, new);
-    if !left.foreign.is_empty() {
-        let stayed = put_back(old_at, &place.out, &left.foreign);
-        left = remove_made_by(old_at, old, new);
-        left.foreign.retain(|k| stayed.contains(k));
-    }
-    let mut at = old_at.to_path_buf();
-    if !left.foreign.is_empty() {
-        let name = place.name.to_string_lossy();
-        let visible = place
-            .parent
-            .join(format!("{name}.kept-{}", std::process::id()));
-        if fs::rename(old_at, &visible).is_ok() {
-            at = visible;
-        }
-    }
-    left.warning(&at).into_iter().collect()
 }
 
 /// Sets the file's times to now, by the clock the kernel stamps changes
@@ -992,15 +1077,28 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     })
 }
 
-/// Opens the lock file without following a symbolic link.
-fn open_lock(path: &Path) -> io::Result<fs::File> {
+/// Opens the lock file without following a symbolic link or waiting: a
+/// FIFO, socket or device in its place is refused, not opened for
+/// writing (which waits for a reader forever).
+fn open_lock(path: &Path) -> Result<fs::File, OutputError> {
     use std::os::unix::fs::OpenOptionsExt;
-    fs::OpenOptions::new()
+    let not_a_file = || OutputError::NotAFile(path.to_path_buf());
+    match fs::symlink_metadata(path) {
+        Ok(m) if !m.is_file() => return Err(not_a_file()),
+        _ => {}
+    }
+    let lock = fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
         .open(path)
+        .map_err(io_err(path))?;
+    match lock.metadata() {
+        Ok(m) if m.is_file() => Ok(lock),
+        Ok(_) => Err(not_a_file()),
+        Err(e) => Err(OutputError::Io(path.to_path_buf(), e)),
+    }
 }
 
 /// A new staging folder, made with an exclusive create under a name no
@@ -1087,9 +1185,29 @@ fn exchange(_: &Path, _: &Path) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::remove::staging_owner;
+    use super::marker::{UNLISTED_TEXT, staging_header};
+    use super::remove::{remove_made_by, staging_owner};
     use super::*;
     use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::MetadataExt;
+
+    /// Rewrites `out`'s marker as this version writes it, but with the time
+    /// `written`: a marker restored, copied or written before a clock
+    /// change would say such a time.
+    fn set_written(out: &Path, written: Time) {
+        let old = OldMarker::read(out).unwrap().unwrap();
+        let Made::Listed(made) = old.made else {
+            panic!("a listed marker")
+        };
+        let id = Identity::of_path(out).unwrap();
+        let name = out.file_name().unwrap().as_encoded_bytes();
+        fs::write(out.join(MARKER), marker_text(&made, written, id, name)).unwrap();
+    }
+
+    fn written(out: &Path) -> Time {
+        OldMarker::read(out).unwrap().unwrap().written.unwrap()
+    }
 
     fn files(text: &str) -> Vec<OutFile> {
         vec![
@@ -1383,32 +1501,96 @@ mod tests {
         // The marker file's own time says nothing: set after the change,
         // the change is still seen and mended.
         let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
-        let set_marker_time = |at| {
-            let marker = fs::File::options().write(true).open(out.join(MARKER));
-            marker.unwrap().set_modified(at).unwrap();
-        };
-        set_marker_time(later);
+        let marker = fs::File::options().write(true).open(out.join(MARKER));
+        marker.unwrap().set_modified(later).unwrap();
         publish(&out, &files("one")).unwrap();
         assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
-        // Changed behind the marker's back, which then says it was written
-        // after: the build believes the marker and does not read the file.
+        // Changed before the time the marker gives (which a real build's
+        // marker never is): the build believes the marker and does not
+        // read the file.
         fs::write(out.join("a/b/c.html"), "eno").unwrap();
-        let restamp = |at: Time| {
-            let mut text = fs::read_to_string(out.join(MARKER)).unwrap();
-            marker::restamp(&mut text, at);
-            fs::write(out.join(MARKER), text).unwrap();
-        };
-        let secs = later
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_secs();
-        restamp((secs as i64, 0));
+        let changed = fs::metadata(out.join("a/b/c.html")).unwrap();
+        set_written(&out, (changed.ctime(), changed.ctime_nsec() + 1));
         publish(&out, &files("one")).unwrap();
         assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "eno");
-        // With the marker's time as it was, the change is seen and mended.
-        restamp((0, 0));
+    }
+
+    #[test]
+    fn a_marker_time_ahead_of_the_clock_hides_no_edit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        fs::write(out.join("a/b/c.html"), "eno").unwrap();
+        // As after the clock was put back an hour.
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        set_written(&out, (now.unwrap().as_secs() as i64 + 3600, 0));
         publish(&out, &files("one")).unwrap();
         assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
+    }
+
+    #[test]
+    fn the_marker_time_precedes_the_removal_of_the_old_output() {
+        // Dropping the old output's names changes the files the new one
+        // shares with it: those changes, and any edit made during them,
+        // come after the marker's time, so the next build reads the files.
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        let mut changed = files("one");
+        changed[0] = OutFile::new("index.html", "two");
+        publish(&out, &changed).unwrap();
+        let shared = fs::metadata(out.join("a/b/c.html")).unwrap();
+        assert!((shared.ctime(), shared.ctime_nsec()) >= written(&out));
+        fs::write(out.join("a/b/c.html"), "eno").unwrap();
+        publish(&out, &changed).unwrap();
+        assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
+    }
+
+    #[test]
+    fn a_rebuild_that_read_what_it_kept_moves_the_marker_time_to_its_start() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        let mut changed = files("one");
+        changed[0] = OutFile::new("index.html", "two");
+        publish(&out, &changed).unwrap();
+        let after_swap = written(&out);
+        // Nothing changed: the files are read (they changed after the
+        // marker's time), the output kept, and the marker's time moved to
+        // before those reads, so the next build need not read them.
+        let staging = Staging::begin(&out).unwrap();
+        staging.write(&changed).unwrap();
+        let begun = staging.begun;
+        assert!(staging.commit().unwrap().unchanged);
+        assert_eq!(written(&out), begun);
+        assert!(begun > after_swap);
+        let shared = fs::metadata(out.join("a/b/c.html")).unwrap();
+        assert!((shared.ctime(), shared.ctime_nsec()) < begun);
+        // An edit after that is still seen.
+        fs::write(out.join("a/b/c.html"), "eno").unwrap();
+        publish(&out, &changed).unwrap();
+        assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
+    }
+
+    #[test]
+    fn a_marker_copied_from_another_output_refuses_the_build() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (reference, public) = (tmp.path().join("ref"), tmp.path().join("pub"));
+        fs::create_dir(&public).unwrap();
+        fs::write(public.join("index.html"), "mine").unwrap();
+        publish(&reference, &files("one")).unwrap();
+        fs::copy(reference.join(MARKER), public.join(MARKER)).unwrap();
+        let e = publish(&public, &files("one")).unwrap_err();
+        assert!(matches!(e, OutputError::Damaged(..)), "{e}");
+        assert!(e.to_string().contains("another folder"), "{e}");
+        assert_eq!(
+            fs::read_to_string(public.join("index.html")).unwrap(),
+            "mine"
+        );
+        // A copy of a whole output is another folder too; a rename is not.
+        let moved = tmp.path().join("moved");
+        fs::rename(&reference, &moved).unwrap();
+        publish(&moved, &files("two")).unwrap();
     }
 
     #[test]
@@ -1571,15 +1753,23 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("site");
         fs::create_dir_all(out.join("a/old-game")).unwrap();
-        fs::write(out.join(MARKER), marker::UNLISTED_TEXT).unwrap();
+        fs::write(out.join(MARKER), UNLISTED_TEXT).unwrap();
         fs::write(out.join("index.html"), "old").unwrap();
-        fs::write(out.join("a/old-game/1.html"), "old").unwrap();
-        fs::write(out.join("CNAME"), "mine").unwrap();
-        let e = publish(&out, &files("new")).unwrap_err();
-        assert!(e.to_string().contains("CNAME"), "{e}");
-        fs::remove_file(out.join("CNAME")).unwrap();
+        fs::create_dir_all(out.join("a/b")).unwrap();
+        fs::write(out.join("a/b/c.html"), "old").unwrap();
+        // A user's files, beside and inside the folders the build writes:
+        // that marker lists nothing, so each is the user's.
+        for mine in ["CNAME", "a/notes.txt", "a/old-game/1.html"] {
+            fs::write(out.join(mine), "mine").unwrap();
+            let e = publish(&out, &files("new")).unwrap_err();
+            assert!(matches!(e, OutputError::Foreign(..)), "{e}");
+            assert!(e.to_string().contains(mine), "{e}");
+            assert_eq!(fs::read_to_string(out.join(mine)).unwrap(), "mine");
+            assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "old");
+            fs::remove_file(out.join(mine)).unwrap();
+        }
+        fs::remove_dir(out.join("a/old-game")).unwrap();
         assert!(publish(&out, &files("new")).unwrap().is_empty());
-        assert!(!out.join("a/old-game").exists());
         assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "new");
     }
 
@@ -1589,7 +1779,7 @@ mod tests {
         let precious = tmp.path().join("precious");
         fs::create_dir(&precious).unwrap();
         fs::write(precious.join("KEEP"), "mine").unwrap();
-        fs::write(precious.join(MARKER), MARKER_TEXT).unwrap();
+        fs::write(precious.join(MARKER), UNLISTED_TEXT).unwrap();
         std::os::unix::fs::symlink(&precious, tmp.path().join(".site.building-999999")).unwrap();
         std::os::unix::fs::symlink(&precious, tmp.path().join(".site.building-999999-0")).unwrap();
         publish(&tmp.path().join("site"), &files("x")).unwrap();
@@ -1619,7 +1809,8 @@ mod tests {
         let made = made_paths(&files("x"));
         let stale = tmp.path().join(".site.building-999999-0");
         fs::create_dir_all(stale.join("a/b")).unwrap();
-        fs::write(stale.join(MARKER), marker_text(&made, (0, 0))).unwrap();
+        let id = Identity::of_path(&stale).unwrap();
+        fs::write(stale.join(MARKER), marker_text(&made, (0, 0), id, b"site")).unwrap();
         fs::write(stale.join("a/b/c.html"), "x").unwrap();
         let foreign = tmp.path().join(".site.building-not-ours");
         fs::create_dir(&foreign).unwrap();
@@ -1629,13 +1820,23 @@ mod tests {
             .path()
             .join(format!(".site.building-{}-7", std::process::id()));
         fs::create_dir(&live).unwrap();
-        fs::write(live.join(MARKER), marker_text(&made, (0, 0))).unwrap();
+        let id = Identity::of_path(&live).unwrap();
+        fs::write(live.join(MARKER), marker_text(&made, (0, 0), id, b"site")).unwrap();
         // Killed before the marker was written, or while writing it.
         let empty = tmp.path().join(".site.building-999999-1");
         fs::create_dir(&empty).unwrap();
         let half = tmp.path().join(".site.building-999999-2");
         fs::create_dir(&half).unwrap();
-        fs::write(half.join(MARKER), "tictactoe-bo").unwrap();
+        let header = staging_header(Identity::of_path(&half).unwrap(), b"site");
+        fs::write(half.join(MARKER), &header[..40]).unwrap();
+        // Named like a staging folder, but an output of its own, built
+        // with `--out .site.building-999999-4`: its marker says so.
+        let output = tmp.path().join(".site.building-999999-4");
+        publish(&output, &files("x")).unwrap();
+        // The start of a marker, but written in another folder.
+        let moved = tmp.path().join(".site.building-999999-5");
+        fs::create_dir(&moved).unwrap();
+        fs::write(moved.join(MARKER), &header[..header.len() - 3]).unwrap();
         // Unmarked but holding something else: not provably ours.
         let odd = tmp.path().join(".site.building-999999-3");
         fs::create_dir(&odd).unwrap();
@@ -1645,13 +1846,150 @@ mod tests {
         assert!(!empty.exists());
         assert!(!half.exists());
         assert!(odd.join("keep").exists());
+        assert!(output.join("a/b/c.html").exists() && output.join("index.html").exists());
+        assert!(moved.join(MARKER).exists());
         assert!(foreign.join("keep").exists());
         assert!(live.join(MARKER).exists());
     }
 
+    /// The old output as a build killed right after its swap leaves it:
+    /// at a staging name, with a file the user wrote into it meanwhile.
+    fn killed_after_the_swap(tmp: &Path, mine: &str) -> PathBuf {
+        let elsewhere = tmp.join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        publish(&elsewhere.join("site"), &files("old")).unwrap();
+        let stale = tmp.join(".site.building-999999-0");
+        fs::rename(elsewhere.join("site"), &stale).unwrap();
+        fs::remove_file(elsewhere.join(".site.lock")).unwrap();
+        fs::remove_dir(&elsewhere).unwrap();
+        fs::write(stale.join(mine), "mine").unwrap();
+        stale
+    }
+
+    #[test]
+    fn a_users_file_left_by_a_killed_build_is_put_back_not_hidden() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        publish(&out, &files("one")).unwrap();
+        let stale = killed_after_the_swap(tmp.path(), "a/mine.txt");
+        // The next build puts it back where the user wrote it, then
+        // refuses, naming it, as for any file the user adds.
+        let e = publish(&out, &files("two")).unwrap_err();
+        assert!(matches!(e, OutputError::Foreign(..)), "{e}");
+        assert!(e.to_string().contains("a/mine.txt"), "{e}");
+        assert!(!stale.exists());
+        assert_eq!(fs::read_to_string(out.join("a/mine.txt")).unwrap(), "mine");
+        fs::remove_file(out.join("a/mine.txt")).unwrap();
+        // Where it cannot go back (the path is taken), the folder gets a
+        // visible name, with one warning.
+        let stale = killed_after_the_swap(tmp.path(), "a/mine.txt");
+        fs::write(out.join("CNAME"), "mine too").unwrap();
+        fs::rename(out.join("CNAME"), out.join("a/mine.txt")).unwrap();
+        let e = publish(&out, &files("two")).unwrap_err();
+        assert!(e.to_string().contains("a/mine.txt"), "{e}");
+        assert!(!stale.exists());
+        let kept: Vec<String> = names(tmp.path())
+            .into_iter()
+            .filter(|n| n.starts_with("site.kept-"))
+            .collect();
+        assert_eq!(kept.len(), 1, "{:?}", names(tmp.path()));
+        let kept = tmp.path().join(&kept[0]);
+        assert_eq!(fs::read_to_string(kept.join("a/mine.txt")).unwrap(), "mine");
+        // Only the user's file stays, with the marker that says so.
+        assert_eq!(names(&kept), [MARKER, "a"]);
+        assert_eq!(names(&kept.join("a")), ["mine.txt"]);
+    }
+
+    #[test]
+    fn a_fifo_for_the_lock_is_refused_at_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let lock = std::ffi::CString::new(tmp.path().join(".site.lock").as_os_str().as_bytes());
+        // SAFETY: a valid C string and mode.
+        assert_eq!(unsafe { libc::mkfifo(lock.unwrap().as_ptr(), 0o644) }, 0);
+        let e = publish(&tmp.path().join("site"), &files("x")).unwrap_err();
+        assert!(matches!(e, OutputError::NotAFile(..)), "{e}");
+        assert!(!tmp.path().join("site").exists());
+    }
+
+    #[test]
+    fn odd_out_paths_are_refused_or_normalised_without_the_disk() {
+        for odd in [".", "..", "/", "sub/..", "ghost/../site", "a/./b/../c"] {
+            let e = out_path(Path::new(odd)).unwrap_err();
+            assert!(matches!(e, OutputError::OddPath(..)), "{odd}");
+        }
+        for (given, taken) in [
+            ("site/.", "site"),
+            ("site/", "site"),
+            ("site//", "site"),
+            ("a/./site/./", "a/site"),
+            ("./site", "./site"),
+            ("../www", "../www"),
+            ("/srv/www/", "/srv/www"),
+        ] {
+            assert_eq!(out_path(Path::new(given)).unwrap(), Path::new(taken));
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site/.");
+        publish(&out, &files("x")).unwrap();
+        assert_eq!(names(tmp.path()), [".site.lock", "site"]);
+    }
+
+    #[test]
+    fn paths_with_any_name_are_listed_and_read_back_exactly() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        // Every character but `/` and NUL, alone and inside a name, and the
+        // names a line-based list would misread.
+        let mut odd: Vec<String> = (1..=0x7f_u8)
+            .filter(|&b| b != b'/')
+            .map(|b| format!("x{}y", char::from(b)))
+            .collect();
+        odd.extend(
+            [
+                "tab\t0123456789abcdef",
+                "cr\r",
+                "new\nline",
+                "back\\x41",
+                "caf\u{e9}\u{85}",
+                "sp ace ",
+            ]
+            .map(String::from),
+        );
+        let made: Vec<OutFile> = odd
+            .iter()
+            .enumerate()
+            .map(|(i, n)| OutFile::new(format!("d{}/{n}", i % 3), n.clone()))
+            .collect();
+        publish(&out, &made).unwrap();
+        let old = OldMarker::read(&out).unwrap().unwrap();
+        assert!(
+            matches!(&old.made, Made::Listed(l) if odd.iter().all(|n| l.keys().any(|k| k.ends_with(&format!("/{n}")))))
+        );
+        // The second build takes the first's output as its own.
+        assert!(publish(&out, &made).unwrap().is_empty());
+        let mut changed = made.clone();
+        changed[0].bytes = b"changed".to_vec();
+        assert!(publish(&out, &changed).unwrap().is_empty());
+        assert_eq!(fs::read(out.join(&changed[0].path)).unwrap(), b"changed");
+    }
+
+    #[test]
+    fn a_name_that_is_not_utf8_in_the_output_is_the_users() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        // A name the tool makes itself, and one that reads the same lossily.
+        let made = vec![OutFile::new("a/\u{fffd}.html", "x")];
+        publish(&out, &made).unwrap();
+        let mine = out.join("a").join(OsStr::from_bytes(b"\xff.html"));
+        fs::write(&mine, "mine").unwrap();
+        let e = publish(&out, &[OutFile::new("a/other.html", "y")]).unwrap_err();
+        assert!(matches!(e, OutputError::Foreign(..)), "{e}");
+        assert_eq!(fs::read_to_string(&mine).unwrap(), "mine");
+    }
+
     #[test]
     fn staging_names_are_recognised_exactly() {
-        let p = ".site.building-";
+        let p = b".site.building-";
         assert_eq!(
             staging_owner(OsStr::new(".site.building-12-3"), p),
             Some(12)
@@ -1666,6 +2004,9 @@ mod tests {
         ] {
             assert_eq!(staging_owner(OsStr::new(other), p), None, "{other}");
         }
+        // An output's name need not be UTF-8, and so neither its staging's.
+        let odd = OsStr::from_bytes(b".\xff.building-5-0");
+        assert_eq!(staging_owner(odd, b".\xff.building-"), Some(5));
     }
 
     #[test]

@@ -10,12 +10,30 @@ use std::path::Path;
 /// run of data (`SEEK_DATA`/`SEEK_HOLE`) by `copy_file_range` or, where
 /// that is refused, through a small buffer; holes stay holes.
 pub(super) fn copy_file(from: &Path, to: &Path) -> io::Result<()> {
-    let src = fs::File::open(from)?;
+    let src = open_source(from)?;
     let dst = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(to)?;
     copy_open(&src, &dst)
+}
+
+/// Opens `from`, a file of `static/` to copy, without waiting: a FIFO,
+/// socket or device put in its place since it was listed is refused, not
+/// read (reading a FIFO waits for a writer forever).
+pub(super) fn open_source(from: &Path) -> io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
+        .open(from)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, socket or device?)",
+        ));
+    }
+    Ok(file)
 }
 
 /// [`copy_file`] between two open files, the new one empty.

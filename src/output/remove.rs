@@ -2,12 +2,14 @@
 //! swap, a failed build's staging folder, and what killed builds left.
 //! Nothing here follows a symbolic link.
 
-use std::ffi::OsStr;
+use std::ffi::{CString, OsStr, OsString};
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Path, PathBuf};
 
-use super::marker::{List, MARKER, Made, read_staging};
+use super::Place;
+use super::marker::{Identity, List, MARKER, Made, is_staging_start, read_staging};
 use super::walk::{Entry, Folder, open_below, rename_at};
 
 /// What a removal left: each path (folders ending in `/`) that was not
@@ -57,9 +59,10 @@ impl Left {
 }
 
 /// The process id in a staging folder's name, if the rest of the name is
-/// `<prefix><pid>` or `<prefix><pid>-<n>` (digits only).
-pub(super) fn staging_owner(name: &OsStr, prefix: &str) -> Option<u32> {
-    let rest = name.to_str()?.strip_prefix(prefix)?;
+/// `<prefix><pid>` or `<prefix><pid>-<n>` (digits only). The prefix holds
+/// the output's name, which need not be UTF-8.
+pub(super) fn staging_owner(name: &OsStr, prefix: &[u8]) -> Option<u32> {
+    let rest = std::str::from_utf8(name.as_bytes().strip_prefix(prefix)?).ok()?;
     let (pid, n) = rest.split_once('-').unwrap_or((rest, "0"));
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     (digits(pid) && digits(n)).then(|| pid.parse().ok())?
@@ -76,52 +79,104 @@ fn is_gone(pid: u32) -> bool {
 }
 
 /// Removes staging folders (and old outputs waiting for deletion) left by
-/// builds that were killed: only real folders with our name pattern and
-/// marker, whose process is gone. Called under the lock, so no live build
-/// into the same output has one.
-pub(super) fn sweep_stale_staging(parent: &Path, prefix: &str) -> Vec<String> {
-    let Ok(entries) = fs::read_dir(parent) else {
+/// builds into `place` that were killed: only real folders with our name
+/// pattern, whose process is gone, and whose marker proves the tool made
+/// them there for this output. A user's file one holds (written into the
+/// output during a build that was then killed) is put back into the output,
+/// or the folder is given a visible name, as after a build. Called under
+/// the lock, so no live build into the same output has one.
+pub(super) fn sweep_stale_staging(place: &Place) -> Vec<String> {
+    let Ok(entries) = fs::read_dir(&place.parent) else {
         return Vec::new();
     };
+    let prefix = place.staging_prefix();
     let mut warnings = Vec::new();
     for entry in entries.flatten() {
-        let Some(pid) = staging_owner(&entry.file_name(), prefix) else {
+        let Some(pid) = staging_owner(&entry.file_name(), &prefix) else {
             continue;
         };
         let is_real_dir = entry.file_type().is_ok_and(|t| t.is_dir());
         if !is_real_dir || !is_gone(pid) {
             continue;
         }
-        match read_staging(&entry.path()) {
+        match read_staging(&entry.path(), place.name_bytes()) {
             // A staging folder's marker is always a list: no new paths
             // are needed to read it.
-            Ok(Some(made)) => warnings.extend(
-                remove_made_by(&entry.path(), &made, &List::default()).warning(&entry.path()),
-            ),
+            Ok(Some(made)) => {
+                warnings.extend(remove_old(&entry.path(), &made, &List::default(), place));
+            }
             // Killed between making the folder and writing all of its
             // marker: nothing else of ours can be inside yet. An empty
             // folder, or one holding only the start of our marker, goes.
-            _ => remove_unmarked(&entry.path()),
+            Ok(None) => remove_unmarked(&entry.path(), place.name_bytes()),
+            Err(_) => {}
         }
     }
     warnings
 }
 
 /// Removes a staging folder that a killed build left before its marker
-/// was whole: only if it holds nothing, or nothing but a marker file.
-fn remove_unmarked(dir: &Path) {
+/// was whole: only if it holds nothing, or nothing but the start of the
+/// marker a build into the output `name` writes in this very folder.
+fn remove_unmarked(dir: &Path, name: &[u8]) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
     let only_marker = names.len() == 1
         && names[0] == MARKER
-        && fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|m| m.is_file());
-    if only_marker {
+        && fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|m| m.is_file() && m.len() < 4096);
+    let started = || {
+        let text = fs::read(dir.join(MARKER)).unwrap_or_default();
+        Identity::of_path(dir).is_ok_and(|id| is_staging_start(&text, id, name))
+    };
+    if only_marker && started() {
         let _ = fs::remove_file(dir.join(MARKER));
     }
     // Fails, leaving it, unless the folder is empty now.
     let _ = fs::remove_dir(dir);
+}
+
+/// Removes an old output, or a killed build's staging folder, now at
+/// `old_at`, which its marker says holds `old`, the new build having made
+/// `new` at `place`. A path it holds that the marker does not list (only
+/// one written into the output during a build can be) is put back into the
+/// output; if one cannot be, the folder gets a name that is not hidden,
+/// beside the output, and is never swept. Returns a warning line for what
+/// stays, if anything does.
+pub(super) fn remove_old(old_at: &Path, old: &Made, new: &List, place: &Place) -> Vec<String> {
+    let mut left = remove_made_by(old_at, old, new);
+    if !left.foreign.is_empty() {
+        let stayed = put_back(old_at, &place.out, &left.foreign);
+        left = remove_made_by(old_at, old, new);
+        left.foreign.retain(|k| stayed.contains(k));
+    }
+    let mut at = old_at.to_path_buf();
+    if !left.foreign.is_empty()
+        && let Some(visible) = rename_visible(old_at, place)
+    {
+        at = visible;
+    }
+    left.warning(&at).into_iter().collect()
+}
+
+/// Gives the folder at `dir` a visible name beside the output,
+/// `<name>.kept-<pid>-<n>`, never replacing anything: where it went.
+fn rename_visible(dir: &Path, place: &Place) -> Option<PathBuf> {
+    let from = CString::new(dir.as_os_str().as_bytes()).ok()?;
+    for n in 0u32..1000 {
+        let mut name = OsString::from_vec(place.name_bytes().to_vec());
+        name.push(format!(".kept-{}-{n}", std::process::id()));
+        let to = place.parent.join(name);
+        let target = CString::new(to.as_os_str().as_bytes()).ok()?;
+        let at = libc::AT_FDCWD;
+        match rename_at((at, &from), (at, &target), libc::RENAME_NOREPLACE) {
+            Ok(()) => return Some(to),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 /// Deletes a folder this build made, listed by `made`.

@@ -92,17 +92,21 @@ fn alone_and_ours(st: &libc::stat, len: u64, mode: u32) -> bool {
 /// `before` (when the old output's marker was written, giving the file a
 /// checksum): what it is, if so. Such a file still holds the bytes the
 /// marker's checksum was taken of; one changed in the same clock tick as
-/// the marker was written is not taken (the times must differ).
+/// the marker was written is not taken (the times must differ). If not,
+/// whether its inode changed after `before`, in a later tick.
 pub(super) fn untouched_since(
     old: &OwnedFd,
     name: &CStr,
     len: u64,
     mode: u32,
     before: (i64, i64),
-) -> Option<Same> {
-    let st = stat_at(old, name)?;
+) -> Result<Same, bool> {
+    let st = stat_at(old, name).ok_or(false)?;
     let changed = (st.st_ctime, st.st_ctime_nsec);
-    (alone_and_ours(&st, len, mode) && changed < before).then(|| Same::of(&st))
+    match alone_and_ours(&st, len, mode) && changed < before {
+        true => Ok(Same::of(&st)),
+        false => Err(changed > before),
+    }
 }
 
 /// Whether the old output's file `name` (in `old`) holds exactly `bytes`
@@ -139,7 +143,7 @@ pub(super) fn same_bytes(old: &OwnedFd, name: &CStr, bytes: &[u8], mode: u32) ->
 /// size.
 pub(super) fn same_as_file(old: &OwnedFd, name: &CStr, from: &Path, mode: u32) -> Option<Same> {
     use std::os::unix::fs::FileExt;
-    let src = fs::File::open(from).ok()?;
+    let src = super::copy::open_source(from).ok()?;
     let len = src.metadata().ok()?.len();
     let (file, same) = open_checked(old, name, len, mode)?;
     let (mut a, mut b) = (vec![0; 1 << 16], vec![0; 1 << 16]);

@@ -195,7 +195,8 @@ impl Folder {
         visit: &mut impl FnMut(&Folder, &Entry, &str) -> Result<(), E>,
         unreadable: &mut impl FnMut(&str, io::Error) -> Result<(), E>,
     ) -> Result<(), E> {
-        let mut key = format!("{key}{}", String::from_utf8_lossy(entry.name.to_bytes()));
+        let mut key = key.to_string();
+        push_name(&mut key, &entry.name);
         if entry.is_dir {
             key.push('/');
             match self
@@ -214,9 +215,23 @@ impl Folder {
     }
 }
 
+/// Appends `name` to the key `key`. A name that is not UTF-8 is written
+/// as far as it reads, followed by a NUL: a key no list holds (no path the
+/// build makes has a NUL, nor any name a marker lists), so such a name is
+/// never taken for one of the tool's, whatever it looks like.
+pub(super) fn push_name(key: &mut String, name: &CStr) {
+    match name.to_str() {
+        Ok(name) => key.push_str(name),
+        Err(_) => {
+            key.push_str(&String::from_utf8_lossy(name.to_bytes()));
+            key.push('\0');
+        }
+    }
+}
+
 /// The path of `key` below `root`, for a message.
 pub(super) fn path_of(root: &Path, key: &str) -> std::path::PathBuf {
-    root.join(key.trim_end_matches('/'))
+    root.join(key.trim_end_matches('/').replace('\0', ""))
 }
 
 #[cfg(test)]

@@ -20,11 +20,18 @@ pub struct Cli {
 /// The largest book budget a flag takes: a gigabyte, far past any book.
 const MAX_BUDGET_KB: i64 = 1_000_000;
 
+/// `--out`, refused at once (exit 2, before anything is built) if it
+/// names no folder of its own, and otherwise as the build takes it:
+/// `site/.` and `site/` are `site`.
+fn out_dir(s: &str) -> Result<PathBuf, String> {
+    tictactoe_book::output::out_path(Path::new(s)).map_err(|e| e.to_string())
+}
+
 /// The flags of `build-site`, `bench` and `screenshots`.
 #[derive(clap::Args, Clone)]
 pub struct BuildArgs {
     /// Output folder, replaced whole [default: site/ in the repository]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = out_dir)]
     pub out: Option<PathBuf>,
     /// Folder of images and the stylesheet [default: static/ in the repository]
     #[arg(long = "static", value_name = "DIR")]

@@ -741,7 +741,7 @@ fn out_and_static_that_overlap_are_refused_before_anything_is_written() {
     for (out, says) in [
         (s.join("site"), "is inside --static"),
         (s.join("sub/deeper/site"), "is inside --static"),
-        (s.join("sub/../site"), "is inside --static"),
+        (s.join("sub/../site"), "names no folder of its own"),
         (s.clone(), "the same folder"),
     ] {
         let err = one_error_line(&build_one_game(&out, &s));
@@ -1073,9 +1073,13 @@ fn an_older_versions_marker_is_still_taken() {
         "Made by tictactoe-book: `cargo xtask build-site` may replace this folder.\n",
     )
     .unwrap();
-    // A file of the user's is refused by name, and kept.
+    // A file of the user's is refused by name, and kept: that marker
+    // lists nothing, so only the paths the new build writes count as made,
+    // even inside the folders it writes.
     let refused = |extra: &str| {
-        std::fs::write(out.join(extra), "mine").unwrap();
+        let path = out.join(extra);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "mine").unwrap();
         let args = ["build-site", "--games", "1", "--out", out.to_str().unwrap()];
         let err = one_error_line(&xtask(&args));
         assert!(
@@ -1085,6 +1089,10 @@ fn an_older_versions_marker_is_still_taken() {
         std::fs::remove_file(out.join(extra)).unwrap();
     };
     refused("CNAME");
+    refused("two-player/notes.txt");
+    refused("analysis/drafts/plan.txt");
+    std::fs::remove_dir(out.join("analysis/drafts")).unwrap();
+    succeeds(&["build-site", "--games", "1", "--out", out.to_str().unwrap()]);
     succeeds(&["build-site", "--games", "2", "--out", out.to_str().unwrap()]);
     assert!(out.join("vs-computer/2").is_dir());
     let text = std::fs::read_to_string(&marker).unwrap();
@@ -1102,4 +1110,135 @@ fn an_older_versions_marker_is_still_taken() {
     refused("two-player/KEEP");
     succeeds(&["build-site", "--games", "1", "--out", out.to_str().unwrap()]);
     assert_eq!(names(tmp.path()), [".site.lock", "site"]);
+}
+
+/// `--out` paths that name no folder of their own are refused by the flag
+/// itself, exit 2, before anything is built or made; `site/.` and `site/`
+/// are `site`.
+#[test]
+fn odd_out_paths_exit_2_at_once_and_leave_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    for odd in [
+        ".",
+        "..",
+        "/",
+        "sub/..",
+        "ghost/../site",
+        "ghost/../../site",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(["build-site", "--out", odd])
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        let err = one_error_line(&out);
+        assert_eq!(out.status.code(), Some(2), "{odd}: {err}");
+        assert!(err.contains("names no folder of its own"), "{odd}: {err}");
+    }
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    for (given, _) in [("site/.", 0), ("site/", 1)] {
+        let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args([
+                "build-site",
+                "--games",
+                "1",
+                "--hanoi-discs",
+                "3",
+                "--out",
+                given,
+            ])
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{given}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(names(tmp.path()), [".site.lock", "site"], "{given}");
+    }
+}
+
+/// Names for `static/`: every byte but `/` and NUL turns up, in names of
+/// one to twelve bytes, from a fixed seed.
+fn odd_names(seed: u64, count: usize, utf8: bool) -> Vec<Vec<u8>> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as u32
+    };
+    let mut names = Vec::new();
+    while names.len() < count {
+        let len = 1 + next() as usize % 12;
+        let name: Vec<u8> = if utf8 {
+            let chars = (0..len).map(|_| match next() % 4 {
+                // Control characters, tabs and newlines among them.
+                0 => char::from(1 + (next() % 0x7f) as u8),
+                1 => char::from_u32(0x80 + next() % 0x2000).unwrap_or('x'),
+                _ => char::from(b' ' + (next() % 95) as u8),
+            });
+            chars.collect::<String>().into_bytes()
+        } else {
+            (0..len).map(|_| 1 + (next() % 255) as u8).collect()
+        };
+        let name: Vec<u8> = name.into_iter().filter(|&b| b != b'/').collect();
+        let fits = !name.is_empty() && name != b"." && name != b".." && !names.contains(&name);
+        if fits && std::str::from_utf8(&name).is_ok() == utf8 {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// Any name the file system allows in `static/` is copied, listed in the
+/// marker and read back exactly, so the next build takes the output as
+/// its own; a name that is not UTF-8 is refused with one line before
+/// anything is written.
+#[test]
+fn any_name_in_static_builds_twice_or_is_refused_before_anything_is_written() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let s = static_copy(tmp.path());
+    let out = tmp.path().join("site");
+    let args = [
+        "build-site",
+        "--games",
+        "1",
+        "--hanoi-discs",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+        "--static",
+        s.to_str().unwrap(),
+    ];
+    for seed in 1..=3 {
+        let names = odd_names(seed, 40, true);
+        for n in &names {
+            std::fs::write(s.join(std::ffi::OsStr::from_bytes(n)), n).unwrap();
+        }
+        succeeds(&args);
+        for n in &names {
+            assert_eq!(
+                std::fs::read(out.join(std::ffi::OsStr::from_bytes(n))).unwrap(),
+                *n
+            );
+        }
+        let again = succeeds(&args);
+        let said = String::from_utf8_lossy(&again.stdout);
+        assert!(said.contains("already held exactly this site"), "{said}");
+        for n in &names {
+            std::fs::remove_file(s.join(std::ffi::OsStr::from_bytes(n))).unwrap();
+        }
+    }
+    let before = names(&out);
+    for name in odd_names(4, 5, false) {
+        let path = s.join(std::ffi::OsStr::from_bytes(&name));
+        std::fs::write(&path, "x").unwrap();
+        let err = one_error_line(&xtask(&args));
+        assert!(err.contains("not UTF-8"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(names(&out), before);
+    }
 }
