@@ -90,47 +90,67 @@ pub fn two_player_files(graph: &StateGraph<Board>, assets: &Assets) -> Vec<OutFi
     )
 }
 
-/// One book: an edition (as books show it) in one format, with its size
-/// against its budget and the wall time its job took.
+/// One book: an edition (as books show it) in one format. Returns the
+/// files shared with other books, to be written once, a report line for
+/// each of its own files (the book itself first, with its budget), and the
+/// wall time its job took; its own files go to `sink` as soon as they are
+/// made.
 fn render_book(
     book: &ebook::Book,
-    format: &(&str, ebook::Budget, ebook::Writer),
+    format: &ebook::Format,
     budgets: Budgets,
-) -> (OutFile, BookReport, Timing) {
-    let (suffix, budget, write) = format;
-    let edition = book.edition;
+    sink: &impl Sink,
+) -> Result<(Vec<ebook::BookFile>, Vec<BookReport>, Timing), BuildError> {
     let start = Instant::now();
-    let file = format!("{EBOOKS}/{}{suffix}", edition.book_stem());
-    let pages = (*budget == ebook::Budget::Pdf).then(|| ebook::pdf::pages(edition));
-    let left_out = pages.is_some_and(|p| p > budgets.pdf_pages);
-    let bytes = if left_out { Vec::new() } else { write(book) };
-    let budget = match budget {
-        ebook::Budget::Mobi => Some(budgets.mobi),
-        ebook::Budget::Epub => Some(budgets.epub),
-        ebook::Budget::Pdf | ebook::Budget::None => None,
+    let made = (format.write)(book, &budgets);
+    let main = BookReport {
+        file: format!("{EBOOKS}/{}", format.file_name(book.edition)),
+        bytes: 0,
+        budget: format.budget.limit(&budgets),
+        kind: format.budget,
+        pages: made.pages,
+        left_out: made.files.is_empty(),
     };
-    let report = BookReport {
-        file: file.clone(),
-        bytes: bytes.len(),
-        budget,
-        pages,
-        left_out,
-    };
+    let (shared, own): (Vec<_>, Vec<_>) = made.files.into_iter().partition(|f| f.shared);
+    let mut reports = vec![main];
+    for (i, f) in own.iter().enumerate() {
+        let file = format!("{EBOOKS}/{}", f.name);
+        match i {
+            0 => reports[0].bytes = f.bytes.len(),
+            _ => reports.push(BookReport {
+                file,
+                bytes: f.bytes.len(),
+                budget: None,
+                kind: ebook::Budget::None,
+                pages: None,
+                left_out: false,
+            }),
+        }
+    }
     let timing = Timing {
-        step: format!("    {file}"),
+        step: format!("    {}", reports[0].file),
         wall: start.elapsed(),
         cpu: None,
     };
-    (OutFile::new(file, bytes), report, timing)
+    let own = own
+        .into_iter()
+        .map(|f| OutFile::new(format!("{EBOOKS}/{}", f.name), f.bytes))
+        .collect::<Vec<_>>();
+    if !own.is_empty() {
+        sink.put(own)?;
+    }
+    Ok((shared, reports, timing))
 }
 
-/// What one edition made: its pages' report, and each of its books (as
-/// books show it, in [`ebook::FORMATS`] order) with its job's time.
+/// What one edition made: its pages' report, and its books' (as books
+/// show it, in [`ebook::FORMATS`] order), each format's files with its
+/// job's time.
 struct EditionWork {
     pages: Report,
-    books: Vec<(BookReport, Timing)>,
-    /// The images its Kindle HTML shows (none for a print-only edition).
-    kindle_images: Vec<&'static str>,
+    books: Vec<(Vec<BookReport>, Timing)>,
+    /// The files its books share with other books' (the Kindle source's
+    /// images), not written yet.
+    shared: Vec<ebook::BookFile>,
 }
 
 /// One edition's web pages (none for a print-only edition) and books, at
@@ -164,61 +184,49 @@ fn edition_work(
             let shared = ebook::Book::new(&book, assets);
             // The EPUB (deflate) and the MOBI take longest; they start first.
             let made = crate::par::map(ebook::formats(&book), |format| {
-                let (file, report, timing) = render_book(&shared, format, budgets);
-                if !report.left_out {
-                    sink.put(vec![file])?;
-                }
-                Ok::<_, BuildError>((report, timing))
+                render_book(&shared, format, budgets, sink)
             });
-            let kindle_images = if book.print_only {
-                Vec::new()
-            } else {
-                book.used_images().to_vec()
-            };
-            Ok::<_, BuildError>((
-                made.into_iter().collect::<Result<Vec<_>, _>>()?,
-                kindle_images,
-            ))
+            made.into_iter().collect::<Result<Vec<_>, _>>()
         },
     );
-    let (books, kindle_images) = books?;
-    Ok(EditionWork {
+    let mut work = EditionWork {
         pages: pages?,
-        books,
-        kindle_images,
-    })
+        books: Vec::new(),
+        shared: Vec::new(),
+    };
+    for (shared, reports, timing) in books? {
+        work.shared.extend(shared);
+        work.books.push((reports, timing));
+    }
+    Ok(work)
 }
 
 /// The books' report (`books` in edition order), once every book is
-/// within its budget, and then the GIFs the Kindle HTML files use
-/// (`gifs`, in any order, and the cover last).
+/// within its budget, and then the files books share (`shared`, in any
+/// order, each written once).
 fn books_report(
-    books: Vec<(BookReport, Timing)>,
-    mut gifs: Vec<&'static str>,
-    assets: &Assets,
+    books: Vec<(Vec<BookReport>, Timing)>,
+    shared: Vec<ebook::BookFile>,
     sink: &impl Sink,
 ) -> Result<Report, BuildError> {
     let mut report = Report::default();
-    for (book, timing) in books {
-        if !book.left_out {
-            count_file(&mut report, &book.file, book.bytes);
+    for (reports, timing) in books {
+        for book in reports {
+            if !book.left_out {
+                count_file(&mut report, &book.file, book.bytes);
+            }
+            report.books.push(book);
         }
-        report.books.push(book);
         report.timings.push(timing);
     }
     if let Some(e) = over_budget(&report) {
         return Err(e);
     }
-    let order = images();
-    gifs.sort_by_key(|n| order.iter().position(|i| i == n));
-    gifs.dedup();
-    gifs.push(ebook::COVER);
-    let files: Vec<OutFile> = gifs
-        .iter()
-        .map(|n| {
-            let file = format!("{n}.gif");
-            OutFile::new(format!("{EBOOKS}/{file}"), assets.get(&file))
-        })
+    let once: std::collections::BTreeMap<String, Vec<u8>> =
+        shared.into_iter().map(|f| (f.name, f.bytes)).collect();
+    let files: Vec<OutFile> = once
+        .into_iter()
+        .map(|(name, bytes)| OutFile::new(format!("{EBOOKS}/{name}"), bytes))
         .collect();
     count(&mut report, &files);
     sink.put(files)?;
@@ -332,16 +340,16 @@ fn render_solved(
             )
         });
     let maps_written = maps_written?;
-    let (mut editions, mut pages, mut books, mut gifs) =
+    let (mut editions, mut pages, mut books, mut shared) =
         (Vec::new(), Report::default(), Vec::new(), Vec::new());
     for (edition, work) in made {
         editions.push(edition);
         let work = work?;
         pages.absorb(work.pages);
         books.extend(work.books);
-        gifs.extend(work.kindle_images);
+        shared.extend(work.shared);
     }
-    let books = books_report(books, gifs, assets, sink)?;
+    let books = books_report(books, shared, sink)?;
     let mut home = maps_written;
     let links: Vec<html::MapLink> = map_links.iter().map(|(f, w)| (f.as_str(), *w)).collect();
     let home_files = home_files(assets, &editions, &books.books, &links);
@@ -369,6 +377,7 @@ fn over_budget(report: &Report) -> Option<BuildError> {
             file: b.file.clone(),
             bytes: b.bytes,
             budget,
+            flag: b.kind.flag().unwrap_or("--mobi-budget"),
         }),
         _ => None,
     })

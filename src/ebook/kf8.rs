@@ -23,8 +23,8 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
-use super::epub::{CSS, MODIFIED, board, front_body, page};
 use super::indx::{self, Cncx, Entry, Tag};
+use super::xhtml::{CSS, MODIFIED, board, front_body, page};
 use super::{Book, COVER};
 use crate::screen::{Screen, Target};
 

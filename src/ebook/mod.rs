@@ -15,6 +15,7 @@ pub mod mobi;
 pub mod palmdoc;
 pub mod pdf;
 pub mod png;
+pub mod xhtml;
 
 use std::sync::OnceLock;
 
@@ -68,7 +69,7 @@ pub struct Book<'a> {
     pub edition: &'a Edition,
     /// The files of `static/`.
     pub assets: &'a Assets,
-    layout: OnceLock<epub::Layout>,
+    layout: OnceLock<xhtml::Layout>,
 }
 
 impl<'a> Book<'a> {
@@ -84,38 +85,172 @@ impl<'a> Book<'a> {
     /// The screens of each EPUB content file: worked out once a book, by
     /// the first of its two formats to ask (sizing the files reads every
     /// screen).
-    pub(crate) fn layout(&self) -> &epub::Layout {
-        self.layout.get_or_init(|| epub::Layout::new(self.edition))
+    pub(crate) fn layout(&self) -> &xhtml::Layout {
+        self.layout.get_or_init(|| xhtml::Layout::new(self.edition))
     }
 }
 
-/// A format: writes a book.
-pub type Writer = fn(&Book) -> Vec<u8>;
+/// One file a format made of a book: its name in [`EBOOKS`] and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookFile {
+    /// Its name in [`EBOOKS`], such as `tictactoe-two-player.mobi`.
+    pub name: String,
+    /// Its contents.
+    pub bytes: Vec<u8>,
+    /// Whether other books may make it too, byte for byte the same (the
+    /// Kindle source's images): the site writes it once.
+    pub shared: bool,
+}
 
-/// Every book format: the file name's ending, its size budget, and its
-/// writer. The print format comes last: the print-only editions have it
-/// alone ([`Edition::print_only`]).
-pub const FORMATS: [(&str, Budget, Writer); 5] = [
-    (".mobi", Budget::Mobi, mobi::write),
-    (".epub", Budget::Epub, epub::write),
-    ("-kindle.html", Budget::None, |b| {
-        kindle_html::write(b.edition)
-    }),
-    ("-kindle.opf", Budget::None, |b| kindle_html::opf(b.edition)),
-    (".pdf", Budget::Pdf, |b| {
-        pdf::write(b.edition, &pdf::Drawing::new(b.edition, b.assets))
-    }),
+/// What a format made of one book.
+#[derive(Debug, Default)]
+pub struct Made {
+    /// Its files, the book itself first; none if it was left out.
+    pub files: Vec<BookFile>,
+    /// A PDF's pages, made or left out.
+    pub pages: Option<usize>,
+}
+
+/// A book format: one value that knows its files. Adding a format is an
+/// entry in [`FORMATS`] and the module that writes it.
+pub struct Format {
+    /// What the home page calls the book in this format.
+    pub name: &'static str,
+    /// The ending of the book's file after its stem ([`Edition::book_stem`]).
+    pub suffix: &'static str,
+    /// The budget the book's file answers to.
+    pub budget: Budget,
+    /// Writes every file the format makes of a book, the book itself
+    /// first, or leaves it out (a PDF over its page budget).
+    pub write: fn(&Book, &Budgets) -> Made,
+}
+
+impl Format {
+    /// The book's file: its name in [`EBOOKS`].
+    pub fn file_name(&self, edition: &Edition) -> String {
+        format!("{}{}", edition.book_stem(), self.suffix)
+    }
+
+    /// A made file of the book `edition` in this format, with the ending
+    /// `suffix` after the book's stem.
+    fn file(edition: &Edition, suffix: &str, bytes: Vec<u8>) -> BookFile {
+        BookFile {
+            name: format!("{}{suffix}", edition.book_stem()),
+            bytes,
+            shared: false,
+        }
+    }
+
+    /// A format that makes one file of a book, with its own ending.
+    fn one(&self, book: &Book, bytes: Vec<u8>) -> Made {
+        Made {
+            files: vec![Format::file(book.edition, self.suffix, bytes)],
+            pages: None,
+        }
+    }
+}
+
+/// Every book format. The print format comes last: the print-only editions
+/// have it alone ([`Edition::print_only`]).
+pub const FORMATS: [Format; 4] = [
+    Format {
+        name: "MOBI",
+        suffix: ".mobi",
+        budget: Budget::Mobi,
+        write: |book, _| FORMATS[0].one(book, mobi::write(book)),
+    },
+    Format {
+        name: "EPUB",
+        suffix: ".epub",
+        budget: Budget::Epub,
+        write: |book, _| FORMATS[1].one(book, epub::write(book)),
+    },
+    Format {
+        name: "single HTML file",
+        suffix: "-kindle.html",
+        budget: Budget::None,
+        write: kindle_source,
+    },
+    Format {
+        name: "PDF",
+        suffix: ".pdf",
+        budget: Budget::Pdf,
+        write: |book, budgets| {
+            let pages = pdf::pages(book.edition);
+            let files = match pages > budgets.pdf_pages {
+                true => Vec::new(),
+                false => {
+                    let bytes =
+                        pdf::write(book.edition, &pdf::Drawing::new(book.edition, book.assets));
+                    FORMATS[3].one(book, bytes).files
+                }
+            };
+            Made {
+                files,
+                pages: Some(pages),
+            }
+        },
+    },
 ];
+
+/// The Kindle source, for converting yourself: the single HTML file, its
+/// OPF, and the GIFs it shows (shared between books), the cover last.
+fn kindle_source(book: &Book, _: &Budgets) -> Made {
+    let edition = book.edition;
+    let mut files = vec![
+        Format::file(edition, FORMATS[2].suffix, kindle_html::write(edition)),
+        Format::file(edition, "-kindle.opf", kindle_html::opf(edition)),
+    ];
+    for (name, gif) in images(edition, book.assets) {
+        files.push(BookFile {
+            name: format!("{name}.gif"),
+            bytes: gif.to_vec(),
+            shared: true,
+        });
+    }
+    Made { files, pages: None }
+}
 
 /// The formats an edition's books come in: all, or the print format
 /// alone.
-pub fn formats(edition: &Edition) -> &'static [(&'static str, Budget, Writer)] {
+pub fn formats(edition: &Edition) -> &'static [Format] {
     if edition.print_only {
         &FORMATS[FORMATS.len() - 1..]
     } else {
         &FORMATS
     }
 }
+
+/// The most bytes each kind of book may take; a build over budget fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// Each MOBI file (the two-player book is the large one).
+    pub mobi: usize,
+    /// Each EPUB file.
+    pub epub: usize,
+    /// The most pages a PDF may have: a longer one is left out of the
+    /// site, not made (see [`Budget::Pdf`]).
+    pub pdf_pages: usize,
+}
+
+impl Default for Budgets {
+    /// 700 KB per MOBI and 200 KB per EPUB (1 KB = 1,000 bytes), and 828
+    /// pages per PDF: the most Amazon's print-on-demand binds in one
+    /// paperback, so every PDF made can be printed as one book. The
+    /// editions of a page per position (thousands of pages) are left out.
+    /// The largest default books are the analysis MOBI (516 KB) and EPUB
+    /// (162 KB); each budget leaves room for a fifth more.
+    fn default() -> Self {
+        Budgets {
+            mobi: 700_000,
+            epub: 200_000,
+            pdf_pages: PDF_PAGES,
+        }
+    }
+}
+
+/// The default most pages of a PDF: see [`Budgets::default`].
+pub const PDF_PAGES: usize = 828;
 
 /// Which size budget a format's files answer to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,4 +265,25 @@ pub enum Budget {
     Pdf,
     /// None.
     None,
+}
+
+impl Budget {
+    /// The most bytes a file may take under it, if it limits bytes.
+    pub fn limit(self, budgets: &Budgets) -> Option<usize> {
+        match self {
+            Budget::Mobi => Some(budgets.mobi),
+            Budget::Epub => Some(budgets.epub),
+            Budget::Pdf | Budget::None => None,
+        }
+    }
+
+    /// The flag that sets it.
+    pub fn flag(self) -> Option<&'static str> {
+        match self {
+            Budget::Mobi => Some("--mobi-budget"),
+            Budget::Epub => Some("--epub-budget"),
+            Budget::Pdf => Some("--pdf-budget"),
+            Budget::None => None,
+        }
+    }
 }

@@ -167,19 +167,18 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
         )
     });
     w.ul(&screen, |w, e| {
-        let stem = format!("{EBOOKS}/{}", e.book_stem());
         w.text(&e.name);
         w.text(": ");
-        w.link(&format!("{stem}.mobi"), |w| w.text("MOBI"));
-        w.text(", ");
-        w.link(&format!("{stem}.epub"), |w| w.text("EPUB"));
-        w.text(", ");
-        w.link(&format!("{stem}-kindle.html"), |w| {
-            w.text("single HTML file")
-        });
-        if let Some(pdf) = made(e, ".pdf") {
-            w.text(", ");
-            w.link(&pdf, |w| w.text("PDF"));
+        // Each format the book was made in, in the formats' order.
+        let mut first = true;
+        for format in crate::ebook::formats(e) {
+            if let Some(file) = made(e, format.suffix) {
+                if !first {
+                    w.text(", ");
+                }
+                first = false;
+                w.link(&file, |w| w.text(format.name));
+            }
         }
     });
     w.p(|w| {

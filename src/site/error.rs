@@ -24,6 +24,8 @@ pub enum BuildError {
         bytes: usize,
         /// The limit.
         budget: usize,
+        /// The flag that raises it.
+        flag: &'static str,
     },
 }
 
@@ -41,17 +43,13 @@ impl fmt::Display for BuildError {
                 file,
                 bytes,
                 budget,
+                flag,
             } => write!(
                 f,
                 "{file} is {bytes} bytes, {} bytes ({:.1}%) over its budget of {budget} bytes \
-                 (raise it with --{}-budget, in KB)",
+                 (raise it with {flag}, in KB)",
                 bytes - budget,
                 (bytes - budget) as f64 * 100.0 / *budget as f64,
-                if file.ends_with(".epub") {
-                    "epub"
-                } else {
-                    "mobi"
-                },
             ),
         }
     }

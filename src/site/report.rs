@@ -93,6 +93,9 @@ pub struct BookReport {
     pub bytes: usize,
     /// Its budget, if it has one.
     pub budget: Option<usize>,
+    /// Which budget that is ([`crate::ebook::Budget::None`] for a file
+    /// that answers to none).
+    pub kind: crate::ebook::Budget,
     /// A PDF's pages.
     pub pages: Option<usize>,
     /// Whether it was left out of the site, not made, for having more

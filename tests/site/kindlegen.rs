@@ -69,14 +69,14 @@ pub fn compiles_clean(kindlegen: &Path, source: &Path, compression: &str) -> Pat
 fn write_sources(book: &Edition, assets: &Assets, dir: &Path) -> [PathBuf; 2] {
     let stem = book.book_stem();
     let shared = ebook::Book::new(book, assets);
-    for (suffix, _, writer) in ebook::formats(book) {
-        if [".epub", "-kindle.html", "-kindle.opf"].contains(suffix) {
-            std::fs::write(dir.join(format!("{stem}{suffix}")), writer(&shared)).unwrap();
+    // Each format's every file: the Kindle source's GIFs come with it.
+    for format in ebook::formats(book) {
+        if [".epub", "-kindle.html"].contains(&format.suffix) {
+            let made = (format.write)(&shared, &ebook::Budgets::default());
+            for f in made.files {
+                std::fs::write(dir.join(&f.name), f.bytes).unwrap();
+            }
         }
-    }
-    for name in book.used_images().iter().copied().chain([ebook::COVER]) {
-        let gif = format!("{name}.gif");
-        std::fs::write(dir.join(&gif), assets.get(&gif)).unwrap();
     }
     [".epub", "-kindle.opf"].map(|s| dir.join(format!("{stem}{s}")))
 }

@@ -397,13 +397,7 @@ fn bench_levels(args: &BuildArgs, assets: &Assets) {
             continue;
         };
         for b in &mut report.books {
-            b.budget = b.budget.map(|_| {
-                if b.file.ends_with(".epub") {
-                    budgets.epub
-                } else {
-                    budgets.mobi
-                }
-            });
+            b.budget = b.kind.limit(&budgets);
         }
         let name = level.map_or("mix".to_string(), |l| l.to_string());
         for b in report.books.iter().filter(|b| b.budget.is_some()) {

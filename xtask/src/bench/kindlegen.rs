@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use tictactoe_book::assets::Assets;
-use tictactoe_book::ebook::{Book, FORMATS};
+use tictactoe_book::ebook::{Book, Budgets, FORMATS};
 use tictactoe_book::editions::vs_computer;
 use tictactoe_book::games::tictactoe::{Board, Rules};
 use tictactoe_book::graph::StateGraph;
@@ -67,7 +67,17 @@ pub fn bench(dir: &Path, options: &Options, assets: &Assets) -> anyhow::Result<(
         if book.print_only {
             continue;
         }
-        let writer = |suffix: &str| FORMATS.iter().find(|f| f.0 == suffix).expect("a format").2;
+        // The one file each of these formats makes.
+        let writer = |suffix: &str| {
+            let format = FORMATS
+                .iter()
+                .find(|f| f.suffix == suffix)
+                .expect("a format");
+            move |book: &Book| {
+                let made = (format.write)(book, &Budgets::default());
+                made.files.into_iter().next().expect("made").bytes
+            }
+        };
         let mut times = Vec::new();
         let mut mobi = Vec::new();
         for _ in 0..3 {

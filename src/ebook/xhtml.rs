@@ -1,0 +1,357 @@
+//! The XHTML of the books' pages, which the EPUB and a MOBI's KF8 part
+//! share: the stylesheet, the content document around a body, the opening
+//! page's body, a screen as a `<div>`, and the [`Layout`] of screens into
+//! files of at most [`MAX_FILE_BYTES`], worked out once a book
+//! ([`super::Book::layout`]).
+//!
+//! Invariant: pure; each file's size is known before it is written
+//! ([`board_len`] is exactly what [`board`] writes, every link taken as
+//! one to another file).
+
+use rustc_hash::FxHashMap;
+
+use super::{caption, intro};
+use crate::markup::{Grid, escape as escape_onto, escaped_len, write_grid};
+use crate::screen::{CellView, Edition, Screen, Target};
+
+/// The most bytes of boards in one content file: well under the 300 KB
+/// that older readers choke on, and as large as that allows, since links
+/// within a file are shorter and a larger file compresses better.
+pub const MAX_FILE_BYTES: usize = 250_000;
+
+/// The package's last-modified date, fixed so that builds are identical.
+pub(super) const MODIFIED: &str = "2009-03-14T00:00:00Z";
+
+/// One screen a page: each starts a new page and is kept whole, its cells
+/// scaled to the page (three to a row), and no paragraph is indented, so
+/// the rows line up.
+///
+/// Readers that paginate with CSS columns (epub.js, and so many apps)
+/// ignore a page break inside columns, and would set two or three short
+/// boards (the Towers of Hanoi's) on one screen. So each screen is also at
+/// least as tall as its page (`min-height:100%` of the body, which such a
+/// reader sizes to the page; elsewhere the body's height is `auto` and it
+/// does nothing), and `flow-root` keeps the first paragraph's margin
+/// inside it, so that a screen is never a little taller than its page.
+///
+/// A reader that paginates with columns and does not rewrite page breaks
+/// as column breaks (foliate-js does for an EPUB, not for a MOBI's KF8
+/// part, whose stylesheet this also is) sets `column-width` in the `style`
+/// of the `<html>`: there a screen breaks before the column too. A Kindle
+/// sets no such style and keeps the page break (a `column` break would
+/// replace it: both are `break-before`).
+///
+/// Only what kindlegen keeps: it drops `max-width` (W28001), so a cell is
+/// `min(30%,160px)` wide, after a plain `30%` for readers without `min()`.
+pub(super) const CSS: &str = "body{margin:0;text-align:center}\
+body>div{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid;min-height:100%;display:flow-root}\
+[style*=column-width]>body>div{break-before:column}\
+p{text-indent:0;margin:.3em 0}\
+img{width:30%;width:min(30%,160px);height:auto;border:0}\
+h1{font-size:1.4em}";
+
+/// A content document: `title`, the stylesheet at `css`, and `body` in a
+/// `<body>` with `body_attrs` (each with a space before it).
+pub(super) fn page(title: &str, css: &str, body_attrs: &str, body: &str) -> String {
+    let mut out = String::with_capacity(400 + body.len());
+    page_onto(&mut out, title, css, body_attrs, |out| out.push_str(body));
+    out
+}
+
+/// [`page`] onto `out`, its body written by `body`, so that a file of
+/// boards is never copied whole.
+pub(super) fn page_onto(
+    out: &mut String,
+    title: &str,
+    css: &str,
+    body_attrs: &str,
+    body: impl FnOnce(&mut String),
+) {
+    out.push_str(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" \
+xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"en\" xml:lang=\"en\"><head><meta charset=\"utf-8\"/><title>",
+    );
+    escape_onto(out, title);
+    out.push_str("</title><link rel=\"stylesheet\" type=\"text/css\" href=\"");
+    out.push_str(css);
+    out.push_str("\"/></head><body");
+    out.push_str(body_attrs);
+    out.push('>');
+    body(out);
+    out.push_str("</body></html>");
+}
+
+/// The content files of a book: the opening page, then the boards, packed
+/// in book order into files of at most [`MAX_FILE_BYTES`].
+pub(crate) struct Layout {
+    /// The file of each screen, and of the contents.
+    files: FxHashMap<Target, File>,
+    /// The screens of each file of boards.
+    pub(super) chunks: Vec<std::ops::Range<usize>>,
+}
+
+impl Layout {
+    pub(super) fn new(book: &Edition) -> Layout {
+        let mut files = FxHashMap::default();
+        files.insert(Target::Contents, File::Front);
+        let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut bytes = 0;
+        let srcs = srcs(book, ".png");
+        for (i, b) in book.screens.iter().enumerate() {
+            let size = board_len(&srcs, b);
+            match chunks.last_mut() {
+                Some(c) if bytes + size <= MAX_FILE_BYTES => {
+                    c.end = i + 1;
+                    bytes += size;
+                }
+                _ => {
+                    chunks.push(i..i + 1);
+                    bytes = size;
+                }
+            }
+            files.insert(b.target, File::Boards(chunks.len() as u32 - 1));
+        }
+        Layout { files, chunks }
+    }
+
+    /// A link to `target` from the file `from`.
+    pub(super) fn href(&self, from: File, target: Target) -> String {
+        let mut out = String::new();
+        self.href_onto(&mut out, from, target);
+        out
+    }
+
+    /// [`Layout::href`], onto `out`.
+    pub(super) fn href_onto(&self, out: &mut String, from: File, target: Target) {
+        let file = self.files[&target];
+        if file != from {
+            file.push_name(out);
+        }
+        if file == from || target != Target::Contents {
+            out.push('#');
+            target.push_anchor(out);
+        }
+    }
+}
+
+/// A content file of the package.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum File {
+    /// The nav document.
+    Nav,
+    /// The opening page.
+    Front,
+    /// A file of boards, by its place among them.
+    Boards(u32),
+}
+
+impl File {
+    /// Its name, onto `out`.
+    pub(super) fn push_name(self, out: &mut String) {
+        use std::fmt::Write as _;
+        match self {
+            File::Nav => out.push_str("nav.xhtml"),
+            File::Front => out.push_str("front.xhtml"),
+            File::Boards(chunk) => {
+                let _ = write!(out, "b{:03}.xhtml", chunk + 1);
+            }
+        }
+    }
+}
+
+pub(super) fn board_file(chunk: usize) -> String {
+    let mut out = String::with_capacity(12);
+    File::Boards(chunk as u32).push_name(&mut out);
+    out
+}
+
+/// The opening page's body onto `out`, the cover at `cover`; `href`
+/// writes a link's address.
+pub(super) fn front_body(
+    out: &mut String,
+    book: &Edition,
+    cover: &str,
+    href: &impl Fn(&mut String, Target),
+) {
+    out.push_str("<section id=\"contents\"><p><img class=\"cover\" src=\"");
+    out.push_str(cover);
+    out.push_str("\" alt=\"\"/></p><h1>");
+    escape_onto(out, &book.title);
+    out.push_str("</h1>");
+    for p in intro(book) {
+        out.push_str("<p>");
+        escape_onto(out, p);
+        out.push_str("</p>");
+    }
+    out.push_str("<ul>");
+    for (line, target) in &book.contents {
+        out.push_str("<li><a href=\"");
+        href(out, *target);
+        out.push_str("\">");
+        escape_onto(out, line);
+        out.push_str("</a></li>");
+    }
+    out.push_str("</ul></section>");
+}
+
+/// Each of the edition's images' `src`: its name and `ending`.
+pub(super) fn srcs(book: &Edition, ending: &str) -> Vec<String> {
+    book.images.iter().map(|n| format!("{n}{ending}")).collect()
+}
+
+/// A screen's grid in XHTML: rows split by line breaks, each image at its
+/// `src` (by the edition's image index).
+struct EpubGrid<'a, H> {
+    out: &'a mut String,
+    srcs: &'a [String],
+    href: &'a H,
+}
+
+impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
+    fn row(&mut self, index: usize) {
+        if index > 0 {
+            self.out.push_str("<br/>");
+        }
+    }
+
+    fn link(&mut self, target: Target) {
+        self.out.push_str("<a href=\"");
+        (self.href)(self.out, target);
+        self.out.push_str("\">");
+    }
+
+    fn image(&mut self, cell: &CellView) {
+        self.out.push_str("<img alt=\"");
+        escape_onto(self.out, &cell.label);
+        self.out.push_str("\" src=\"");
+        self.out.push_str(&self.srcs[cell.image]);
+        self.out.push_str("\"/>");
+    }
+
+    fn end_link(&mut self) {
+        self.out.push_str("</a>");
+    }
+}
+
+/// A link's length as [`Layout::new`] sizes it: as if to another file,
+/// an upper bound.
+pub(super) fn far_len(target: Target) -> usize {
+    "b001.xhtml#".len() + target.anchor_len()
+}
+
+/// Counts what [`EpubGrid`] writes, each link as long as [`far_len`].
+struct EpubGridLen<'a> {
+    len: usize,
+    srcs: &'a [String],
+}
+
+impl Grid for EpubGridLen<'_> {
+    fn row(&mut self, index: usize) {
+        if index > 0 {
+            self.len += "<br/>".len();
+        }
+    }
+
+    fn link(&mut self, target: Target) {
+        self.len += "<a href=\"\">".len() + far_len(target);
+    }
+
+    fn image(&mut self, cell: &CellView) {
+        self.len += "<img alt=\"\" src=\"\"/>".len()
+            + escaped_len(&cell.label)
+            + self.srcs[cell.image].len();
+    }
+
+    fn end_link(&mut self) {
+        self.len += "</a>".len();
+    }
+}
+
+/// The length [`board`] writes for `b`, every link as long as
+/// [`far_len`], without writing it: the files are sized by it, and
+/// rendering every screen once more only to size it cost about as much
+/// as writing it.
+pub(super) fn board_len(srcs: &[String], b: &Screen) -> usize {
+    let mut g = EpubGridLen { len: 0, srcs };
+    write_grid(b, &mut g);
+    let caption: usize = caption(b)
+        .enumerate()
+        .map(|(i, line)| if i > 0 { "<br/>".len() } else { 0 } + escaped_len(line))
+        .sum();
+    let nav: usize = b
+        .book_nav()
+        .map(|(t, words)| " <a href=\"\">".len() + far_len(t) + escaped_len(words) + "</a>".len())
+        .sum();
+    "<div id=\"\"><p>".len()
+        + b.target.anchor_len()
+        + g.len
+        + "</p><p>".len()
+        + caption
+        + nav
+        + "</p></div>".len()
+}
+
+/// One screen onto `out`: its cells in rows, then its caption and, once
+/// the game is over, its links. `srcs` are the images' addresses, and
+/// `href` writes a link's.
+pub(super) fn board(
+    out: &mut String,
+    srcs: &[String],
+    b: &Screen,
+    href: &impl Fn(&mut String, Target),
+) {
+    out.push_str("<div id=\"");
+    b.target.push_anchor(out);
+    out.push_str("\"><p>");
+    write_grid(b, &mut EpubGrid { out, srcs, href });
+    out.push_str("</p><p>");
+    for (i, line) in caption(b).enumerate() {
+        if i > 0 {
+            out.push_str("<br/>");
+        }
+        escape_onto(out, line);
+    }
+    for (target, words) in b.book_nav() {
+        out.push_str(" <a href=\"");
+        href(out, target);
+        out.push_str("\">");
+        escape_onto(out, words);
+        out.push_str("</a>");
+    }
+    out.push_str("</p></div>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The files are sized by [`board_len`]: for every screen of every
+    /// edition's book, it is the length [`board`] writes with every link
+    /// to another file.
+    #[test]
+    fn board_len_is_what_board_writes_with_far_links() {
+        use crate::games::tictactoe::Board;
+        use crate::graph::StateGraph;
+        use crate::solver::Solver;
+        let solver = Solver::new(StateGraph::<Board>::new());
+        let games = crate::editions::vs_computer::games(&Default::default(), &solver);
+        let hanoi = crate::site::hanoi_solver(3);
+        let far = |out: &mut String, t: Target| {
+            out.push_str("b001.xhtml#");
+            t.push_anchor(out);
+        };
+        let (mut out, mut checked) = (String::new(), 0);
+        for edition in crate::site::editions(&solver, &games, &hanoi) {
+            let book = edition.for_books();
+            let srcs = srcs(&book, ".png");
+            for b in &book.screens {
+                out.clear();
+                board(&mut out, &srcs, b, &far);
+                assert_eq!(board_len(&srcs, b), out.len(), "{}: {out}", book.slug);
+                checked += 1;
+            }
+        }
+        // Two editions of each tic-tac-toe position, the games, Hanoi's.
+        assert!(checked > 2 * 5_478, "{checked}");
+    }
+}
