@@ -179,25 +179,8 @@ fn bench_whole_site(
     std::fs::write(&manifest_path, manifest(&files))?;
     let out = dir.join("site");
     let c_out = dir.join("c-site");
-    let mut flags: Vec<String> = vec![
-        "build-site".into(),
-        "--out".into(),
-        out.display().to_string(),
-        "--static".into(),
-        options.static_dir.display().to_string(),
-        format!("--games={}", args.games),
-        format!("--seed={}", args.seed),
-        format!("--mobi-budget={}", args.mobi_budget),
-        format!("--epub-budget={}", args.epub_budget),
-        format!("--pdf-budget={}", args.pdf_budget),
-        format!("--hanoi-discs={}", args.hanoi_discs),
-    ];
-    if let Some(level) = args.level {
-        flags.push(format!("--level={level}"));
-    }
-    if args.early_draws {
-        flags.push("--early-draws".into());
-    }
+    let mut flags: Vec<String> = vec!["build-site".into()];
+    flags.extend(args.to_flags(&out, &options.static_dir));
     let exe = std::env::current_exe()?;
     let hugo = hugo();
     let (hugo_src, hugo_out) = (dir.join("hugo-project"), dir.join("hugo-site"));

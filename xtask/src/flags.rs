@@ -140,6 +140,32 @@ pub fn repo_root() -> PathBuf {
 }
 
 impl BuildArgs {
+    /// The same flags on a command line, every one written out (defaults
+    /// too), with `out` and `static_dir` for the folders: what the bench
+    /// hands the builds it times. A test holds it to this struct, so a new
+    /// flag cannot miss the benchmarked builds.
+    pub fn to_flags(&self, out: &Path, static_dir: &Path) -> Vec<String> {
+        let mut flags = vec![
+            "--out".into(),
+            out.display().to_string(),
+            "--static".into(),
+            static_dir.display().to_string(),
+            format!("--games={}", self.games),
+            format!("--seed={}", self.seed),
+            format!("--mobi-budget={}", self.mobi_budget),
+            format!("--epub-budget={}", self.epub_budget),
+            format!("--pdf-budget={}", self.pdf_budget),
+            format!("--hanoi-discs={}", self.hanoi_discs),
+        ];
+        if let Some(level) = self.level {
+            flags.push(format!("--level={level}"));
+        }
+        if self.early_draws {
+            flags.push("--early-draws".into());
+        }
+        flags
+    }
+
     /// The library's options for these flags.
     pub fn options(&self) -> Options {
         let root = repo_root();
@@ -161,6 +187,66 @@ impl BuildArgs {
             },
             early_draws: self.early_draws,
             hanoi_discs: self.hanoi_discs,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory as _;
+
+    fn build_args(line: &[String]) -> BuildArgs {
+        let argv = ["cargo xtask", "build-site"].map(String::from);
+        match Cli::try_parse_from(argv.iter().chain(line))
+            .unwrap()
+            .command
+        {
+            Command::BuildSite(args) => args,
+            _ => unreachable!("build-site"),
+        }
+    }
+
+    /// Every flag of `build-site` survives `to_flags`, set to a value
+    /// other than its default: the options are the same after the round
+    /// trip, and `to_flags` writes each flag clap knows.
+    #[test]
+    fn to_flags_writes_every_flag_of_build_site() {
+        let line: Vec<String> = [
+            "--out=/tmp/o",
+            "--static=/tmp/s",
+            "--games=3",
+            "--level=hard",
+            "--seed=7",
+            "--mobi-budget=9",
+            "--epub-budget=8",
+            "--pdf-budget=6",
+            "--early-draws",
+            "--hanoi-discs=5",
+        ]
+        .map(String::from)
+        .to_vec();
+        let args = build_args(&line);
+        let again = build_args(&args.to_flags(Path::new("/tmp/o"), Path::new("/tmp/s")));
+        assert_eq!(
+            format!("{:?}", args.options()),
+            format!("{:?}", again.options())
+        );
+        let written: Vec<String> = args
+            .to_flags(Path::new("o"), Path::new("s"))
+            .iter()
+            .filter_map(|f| f.strip_prefix("--"))
+            .map(|f| f.split('=').next().unwrap_or(f).to_string())
+            .collect();
+        let cli = Cli::command();
+        let build = cli.find_subcommand("build-site").unwrap();
+        for arg in build.get_arguments().filter_map(|a| a.get_long()) {
+            if arg != "help" {
+                assert!(
+                    written.iter().any(|w| w == arg),
+                    "--{arg} is not in to_flags"
+                );
+            }
         }
     }
 }
