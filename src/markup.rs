@@ -25,6 +25,25 @@ pub fn escape(out: &mut String, s: &str) {
     }
 }
 
+/// Appends `s` to `out` in ASCII: any other character as a numeric
+/// character reference (`&#233;`). The Kindle formats write their text so
+/// (the MOBI 6 and KF8 parts alike), so that no character is ever split
+/// across two of their text records.
+pub fn push_ascii(out: &mut String, s: &str) {
+    if s.is_ascii() {
+        out.push_str(s);
+        return;
+    }
+    for c in s.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            use std::fmt::Write as _;
+            let _ = write!(out, "&#{};", u32::from(c));
+        }
+    }
+}
+
 /// The length of `s` once [`escape`]d, without writing it: the books
 /// size their files by it.
 pub fn escaped_len(s: &str) -> usize {

@@ -35,6 +35,12 @@ pub const FRAGMENT_BYTES: usize = 8192;
 /// filled-in link, so filling in moves nothing.
 const PLACEHOLDER: &str = "kindle:pos:fid:0000:off:0000000000";
 
+/// Where a link's fragment's digits lie in it: after `kindle:pos:fid:`.
+const FID_DIGITS: std::ops::Range<usize> = 15..19;
+
+/// Where a link's offset's digits lie in it: after the fragment and `:off:`.
+const OFF_DIGITS: std::ops::Range<usize> = 24..PLACEHOLDER.len();
+
 /// The stylesheet, as each page links it.
 const CSS_FLOW: &str = "kindle:flow:0001?mime=text/css";
 
@@ -109,13 +115,7 @@ fn ascii(text: &mut String, start: usize, links: &mut [(usize, Target)]) {
         return;
     }
     let mut out = String::with_capacity(text.len() - start + 64);
-    for c in text[start..].chars() {
-        if c.is_ascii() {
-            out.push(c);
-        } else {
-            out.push_str(&format!("&#{};", u32::from(c)));
-        }
-    }
+    crate::markup::push_ascii(&mut out, &text[start..]);
     let found: Vec<usize> = out.match_indices(PLACEHOLDER).map(|(at, _)| at).collect();
     assert_eq!(found.len(), links.len(), "text never holds a link's text");
     for (link, at) in links.iter_mut().zip(found) {
@@ -215,12 +215,11 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
     }
     let mut text = text.into_bytes();
     // Each link's fragment and offset, in place of the placeholder's
-    // zeros: `kindle:pos:fid:` is 15 bytes, the fragment 4 digits, `:off:`
-    // 5, the offset 10.
+    // zeros.
     for (at, target) in links {
         let (row, off) = placed[&target];
-        put_base32(&mut text[at + 15..at + 19], row);
-        put_base32(&mut text[at + 24..at + PLACEHOLDER.len()], off);
+        put_base32(&mut text[at + FID_DIGITS.start..at + FID_DIGITS.end], row);
+        put_base32(&mut text[at + OFF_DIGITS.start..at + OFF_DIGITS.end], off);
     }
     let flow0 = text.len();
     text.extend_from_slice(CSS.as_bytes());
@@ -452,6 +451,14 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_digits_lie_where_the_placeholder_has_them() {
+        assert_eq!(&PLACEHOLDER[..FID_DIGITS.start], "kindle:pos:fid:");
+        assert_eq!(&PLACEHOLDER[FID_DIGITS.clone()], "0000");
+        assert_eq!(&PLACEHOLDER[FID_DIGITS.end..OFF_DIGITS.start], ":off:");
+        assert_eq!(&PLACEHOLDER[OFF_DIGITS], "0000000000");
+    }
 
     #[test]
     fn base32_is_kindles() {

@@ -1,0 +1,348 @@
+//! The PalmDB container of a MOBI: record 0 (PalmDOC, MOBI and EXTH
+//! headers) of each part, the text and image records, FLIS, FCIS, the
+//! `BOUNDARY` between the MOBI 6 and KF8 parts, and EOF.
+
+use super::{Compression, RECORD_SIZE, TextRecords};
+use crate::ebook::kf8;
+
+/// A fixed date for the PalmDB header (seconds since 1970): the 2009 post,
+/// so that builds are byte-identical.
+pub(super) const PALM_DATE: u32 = 1_237_000_000;
+
+/// What record 0 says about the book.
+#[derive(Clone, Debug)]
+pub struct Metadata<'a> {
+    /// Title (EXTH 503 and the full name).
+    pub title: &'a str,
+    /// Author (EXTH 100).
+    pub author: &'a str,
+    /// Offset in the text where the reader opens (EXTH 116).
+    pub start_reading: u32,
+    /// Index of the cover among the images (EXTH 201).
+    pub cover: u32,
+    /// Index of the cover's thumbnail among the images (EXTH 202).
+    pub thumb: Option<u32>,
+    /// In a combined file, the count of resources the KF8 part shares, the
+    /// images and the RESC record (EXTH 125; the cover is then also named
+    /// as KF8 names it, EXTH 129).
+    pub shared: Option<u32>,
+}
+
+pub(super) const FLIS: [u8; 36] = [
+    b'F', b'L', b'I', b'S', 0, 0, 0, 8, 0, 0x41, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 1, 0,
+    3, 0, 0, 0, 3, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff,
+];
+
+pub(super) fn fcis(text_length: u32) -> Vec<u8> {
+    let mut r = b"FCIS\x00\x00\x00\x14\x00\x00\x00\x10\x00\x00\x00\x02\x00\x00\x00\x00".to_vec();
+    r.extend_from_slice(&text_length.to_be_bytes());
+    r.extend_from_slice(
+        b"\x00\x00\x00\x00\x00\x00\x00\x20\x00\x00\x00\x08\x00\x01\x00\x01\x00\x00\x00\x00",
+    );
+    r
+}
+
+pub(super) const EOF: [u8; 4] = [0xe9, 0x8e, 0x0d, 0x0a];
+
+/// The EXTH header; `boundary` (EXTH 121) is the KF8 part's record 0, for
+/// the MOBI 6 part of a combined file.
+pub(super) fn exth(meta: &Metadata, boundary: Option<u32>) -> Vec<u8> {
+    let mut recs: Vec<(u32, Vec<u8>)> = vec![
+        (100, meta.author.as_bytes().to_vec()),
+        (503, meta.title.as_bytes().to_vec()),
+        (524, b"en".to_vec()),
+        (501, b"EBOK".to_vec()),
+        (116, meta.start_reading.to_be_bytes().to_vec()),
+        (201, meta.cover.to_be_bytes().to_vec()),
+        (203, 0u32.to_be_bytes().to_vec()),
+    ];
+    if let Some(thumb) = meta.thumb {
+        recs.push((202, thumb.to_be_bytes().to_vec()));
+    }
+    if let Some(k) = boundary {
+        recs.push((121, k.to_be_bytes().to_vec()));
+    }
+    if let Some(n) = meta.shared {
+        recs.push((125, n.to_be_bytes().to_vec()));
+        let cover = kf8::embed(meta.cover as usize);
+        let cover = cover.split('?').next().unwrap_or_default();
+        recs.push((129, cover.as_bytes().to_vec()));
+    }
+    recs.sort_by_key(|r| r.0);
+    let mut body = Vec::new();
+    for (kind, data) in &recs {
+        body.extend_from_slice(&kind.to_be_bytes());
+        body.extend_from_slice(&(data.len() as u32 + 8).to_be_bytes());
+        body.extend_from_slice(data);
+    }
+    let pad = (4 - body.len() % 4) % 4;
+    let mut out = b"EXTH".to_vec();
+    out.extend_from_slice(&(12 + body.len() as u32).to_be_bytes());
+    out.extend_from_slice(&(recs.len() as u32).to_be_bytes());
+    out.extend_from_slice(&body);
+    out.extend(std::iter::repeat_n(0, pad));
+    out
+}
+
+/// A stable 32-bit id from the title (FNV-1a), instead of a random one.
+pub(super) fn unique_id(title: &str) -> u32 {
+    title.bytes().fold(0x811c_9dc5, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// NULL, for an index or record a part does not have.
+pub(super) const NULL: u32 = 0xffff_ffff;
+
+/// A part's record 0 fields that say where its other records sit, counted
+/// from that record 0.
+pub(super) struct Header {
+    /// 6 for MOBI 6, 8 for KF8.
+    version: u32,
+    compression: Compression,
+    text_length: usize,
+    text_records: usize,
+    huff_records: usize,
+    first_image: usize,
+    /// Where the part's records end: MOBI 6 names its last record of text
+    /// and images (and the RESC), KF8 its FDST.
+    end: PartEnd,
+    flis: usize,
+    fcis: usize,
+    /// The NCX, fragment, skeleton and guide indexes (KF8 only).
+    indexes: [u32; 4],
+    boundary: Option<u32>,
+}
+
+/// What record 0 says at 0xc0 about where a part's content ends.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum PartEnd {
+    /// MOBI 6: its first and last content records (text, images, RESC).
+    LastContent(usize),
+    /// KF8: its FDST record, and the two flows it lists.
+    Fdst(usize),
+}
+
+/// The MOBI header's length: kindlegen's, with room for the KF8 indexes.
+pub(super) const MOBI_HEADER: usize = 0x108;
+
+/// Record 0: PalmDOC header, MOBI header (264 bytes), EXTH, full name.
+pub(super) fn record0(meta: &Metadata, h: &Header) -> Vec<u8> {
+    let first_huff = h.text_records + 1;
+    let exth = exth(meta, h.boundary);
+    let be16 = |v: usize| (v as u16).to_be_bytes();
+    let be32 = |v: u32| v.to_be_bytes();
+    let mut r = Vec::new();
+    // PalmDOC header.
+    r.extend_from_slice(&be16(h.compression.id() as usize));
+    r.extend_from_slice(&be16(0));
+    r.extend_from_slice(&be32(h.text_length as u32));
+    r.extend_from_slice(&be16(h.text_records));
+    r.extend_from_slice(&be16(RECORD_SIZE));
+    r.extend_from_slice(&be16(0)); // no encryption
+    r.extend_from_slice(&be16(0));
+    // MOBI header, from 0x10.
+    r.extend_from_slice(b"MOBI");
+    for v in [
+        MOBI_HEADER as u32,
+        2,
+        65001,
+        unique_id(meta.title),
+        h.version,
+    ] {
+        r.extend_from_slice(&be32(v)); // length, book, UTF-8, id, version
+    }
+    r.extend(std::iter::repeat_n(0xff, 40)); // 0x28..0x50: no indexes
+    r.extend_from_slice(&be32(first_huff as u32)); // 0x50 first non-text
+    r.extend_from_slice(&be32((16 + MOBI_HEADER + exth.len()) as u32)); // 0x54 name offset
+    r.extend_from_slice(&be32(meta.title.len() as u32)); // 0x58 name length
+    r.extend_from_slice(&be32(9)); // 0x5c English
+    r.extend_from_slice(&[0; 8]); // 0x60 input and output language
+    r.extend_from_slice(&be32(h.version)); // 0x68 minimum reader version
+    r.extend_from_slice(&be32(h.first_image as u32)); // 0x6c first image
+    if h.huff_records > 0 {
+        r.extend_from_slice(&be32(first_huff as u32)); // 0x70 HUFF, then CDICs
+        r.extend_from_slice(&be32(h.huff_records as u32)); // 0x74 their count
+    } else {
+        r.extend_from_slice(&[0; 8]); // 0x70 no HUFF/CDIC
+    }
+    r.extend_from_slice(&[0; 8]); // 0x78 no DATP
+    r.extend_from_slice(&be32(0x50)); // 0x80 EXTH present
+    r.extend_from_slice(&[0; 32]); // 0x84
+    for v in [NULL, NULL, 0, 0] {
+        r.extend_from_slice(&be32(v)); // 0xa4 no DRM
+    }
+    r.extend_from_slice(&[0; 12]); // 0xb4
+    match h.end {
+        PartEnd::LastContent(last) => {
+            r.extend_from_slice(&be16(1)); // 0xc0 first content record
+            r.extend_from_slice(&be16(last)); // 0xc2 last content record
+            r.extend_from_slice(&be32(1)); // 0xc4
+        }
+        PartEnd::Fdst(fdst) => {
+            r.extend_from_slice(&be32(fdst as u32)); // 0xc0 FDST
+            r.extend_from_slice(&be32(2)); // 0xc4 flows
+        }
+    }
+    for v in [h.fcis as u32, 1, h.flis as u32, 1] {
+        r.extend_from_slice(&be32(v)); // 0xc8 FCIS, 0xd0 FLIS
+    }
+    r.extend_from_slice(&[0; 8]); // 0xd8
+    for v in [NULL, 0, NULL, NULL] {
+        r.extend_from_slice(&be32(v)); // 0xe0 no SRCS
+    }
+    r.extend_from_slice(&be32(1)); // 0xf0 extra data: multibyte overlap
+    let [ncx, fragment, skeleton, guide] = h.indexes;
+    // 0xf4 NCX, fragment, skeleton, DATP (none) and guide indexes, 0x108.
+    for v in [ncx, fragment, skeleton, NULL, guide, NULL, 0, NULL, 0] {
+        r.extend_from_slice(&be32(v));
+    }
+    debug_assert_eq!(r.len(), 16 + MOBI_HEADER);
+    r.extend_from_slice(&exth);
+    r.extend_from_slice(meta.title.as_bytes());
+    // At least two zero bytes after the name, then pad to a multiple of 4.
+    r.extend_from_slice(&[0, 0]);
+    while r.len() % 4 != 0 {
+        r.push(0);
+    }
+    r
+}
+
+/// The PalmDB name: the title in ASCII, at most 31 bytes, NUL-padded.
+pub(super) fn palm_name(title: &str) -> [u8; 32] {
+    let mut name = [0u8; 32];
+    let ascii: Vec<u8> = title
+        .bytes()
+        .map(|b| if b.is_ascii_alphanumeric() { b } else { b'_' })
+        .take(31)
+        .collect();
+    name[..ascii.len()].copy_from_slice(&ascii);
+    name
+}
+
+/// A whole MOBI file from its MOBI 6 text (as [`text_records`] makes
+/// it), image files and metadata, with a KF8 part after them if `kf8` is
+/// given, with its text as [`text_records`] makes it (its metadata is the
+/// same but for where reading starts).
+pub fn container(
+    text: TextRecords,
+    images: &[&[u8]],
+    meta: &Metadata,
+    kf8: Option<(&kf8::Part, TextRecords)>,
+) -> Vec<u8> {
+    // Every record number is where the record goes, counted as it is
+    // pushed: from the MOBI 6 part's record 0, then from the KF8 part's.
+    let TextRecords {
+        len: text_len,
+        compression,
+        records: texts,
+        huff,
+    } = text;
+    let (text_records, huff_records) = (texts.len(), huff.len());
+    let mut records = vec![Vec::new()];
+    records.extend(texts);
+    records.extend(huff);
+    let first_image = records.len();
+    records.extend(images.iter().map(|i| i.to_vec()));
+    if let Some((part, _)) = &kf8 {
+        // After the images, as kindlegen puts it: a resource of its own.
+        records.push(part.resc());
+    }
+    let last_content = records.len() - 1;
+    let flis = records.len();
+    records.push(FLIS.to_vec());
+    let fcis_at = records.len();
+    records.push(fcis(text_len as u32));
+    let mut head = Header {
+        version: 6,
+        compression,
+        text_length: text_len,
+        text_records,
+        huff_records,
+        first_image,
+        end: PartEnd::LastContent(last_content),
+        flis,
+        fcis: fcis_at,
+        indexes: [NULL; 4],
+        boundary: None,
+    };
+    if let Some((part, text)) = kf8 {
+        records.push(b"BOUNDARY".to_vec());
+        let k = records.len();
+        head.boundary = Some(k as u32);
+        // A record's number in the KF8 part, were it pushed now.
+        let here = |records: &Vec<Vec<u8>>| records.len() - k;
+        let TextRecords {
+            compression,
+            records: texts,
+            huff,
+            ..
+        } = text;
+        let (text_records, huff_records) = (texts.len(), huff.len());
+        records.push(Vec::new());
+        records.extend(texts);
+        records.extend(huff);
+        let mut add = |index: Vec<Vec<u8>>| {
+            let at = here(&records) as u32;
+            records.extend(index);
+            at
+        };
+        let fragment = add(part.fragment_index());
+        let skeleton = add(part.skeleton_index());
+        let guide = add(part.guide_index());
+        let ncx = add(part.ncx_index());
+        let fdst = here(&records);
+        records.push(part.fdst());
+        let flis = here(&records);
+        records.push(FLIS.to_vec());
+        let fcis_at = here(&records);
+        records.push(fcis(part.flow0 as u32));
+        let h = Header {
+            version: 8,
+            compression,
+            text_length: part.flow0,
+            text_records,
+            huff_records,
+            // kindlegen names the FDST as the first image: the images are
+            // the MOBI 6 part's, and none follow.
+            first_image: fdst,
+            end: PartEnd::Fdst(fdst),
+            flis,
+            fcis: fcis_at,
+            indexes: [ncx, fragment, skeleton, guide],
+            boundary: None,
+        };
+        let kf8_meta = Metadata {
+            start_reading: part.reading_starts() as u32,
+            ..meta.clone()
+        };
+        records[k] = record0(&kf8_meta, &h);
+    }
+    records.push(EOF.to_vec());
+    records[0] = record0(meta, &head);
+
+    let n = records.len();
+    let mut out = Vec::new();
+    out.extend_from_slice(&palm_name(meta.title));
+    out.extend_from_slice(&[0; 4]); // attributes, version
+    for _ in 0..3 {
+        out.extend_from_slice(&PALM_DATE.to_be_bytes()); // created, modified, backed up
+    }
+    out.extend_from_slice(&[0; 12]); // modnum, appInfo, sortInfo
+    out.extend_from_slice(b"BOOKMOBI");
+    out.extend_from_slice(&(2 * n as u32 - 1).to_be_bytes()); // unique id seed
+    out.extend_from_slice(&[0; 4]); // next record list
+    out.extend_from_slice(&(n as u16).to_be_bytes());
+    let mut offset = 78 + 8 * n + 2;
+    for (i, rec) in records.iter().enumerate() {
+        out.extend_from_slice(&(offset as u32).to_be_bytes());
+        let uid = (2 * i as u32).to_be_bytes();
+        out.extend_from_slice(&[0, uid[1], uid[2], uid[3]]);
+        offset += rec.len();
+    }
+    out.extend_from_slice(&[0, 0]);
+    for rec in &records {
+        out.extend_from_slice(rec);
+    }
+    out
+}
