@@ -29,7 +29,15 @@ fn parse() -> Result<Cli, ExitCode> {
             .lines()
             .find(|l| !l.trim().is_empty())
             .unwrap_or("error");
-        eprintln!("{first} (see `cargo xtask --help`)");
+        // The help that lists the flags: the subcommand's own.
+        let sub = std::env::args().nth(1).filter(|a| {
+            use clap::CommandFactory as _;
+            Cli::command().get_subcommands().any(|c| c.get_name() == a)
+        });
+        match sub {
+            Some(sub) => eprintln!("{first} (see `cargo xtask {sub} --help`)"),
+            None => eprintln!("{first} (see `cargo xtask --help`)"),
+        }
         ExitCode::from(2)
     })
 }

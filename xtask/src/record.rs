@@ -14,7 +14,21 @@ pub fn run(cmd: &RecordCommand) -> anyhow::Result<()> {
                 .iter()
                 .map(|&n| Square::new(usize::from(n) - 1).expect("clap keeps squares in 1-9"))
                 .collect();
-            println!("{}", record::encode(&squares)?);
+            let code = record::encode(&squares)?;
+            // A record may hold moves past the end (minimal-tictactoe's do,
+            // and `decode` reads them), but a game given here is played.
+            if let (board, Some(n)) = record::ended_at(&squares) {
+                let result = match board.status() {
+                    Status::Won { winner, .. } => format!("{} wins", winner.letter()),
+                    _ => "a draw".to_string(),
+                };
+                anyhow::bail!(
+                    "the game ends on move {n} ({result}), so square {} cannot be played after it; \
+                     give the squares up to move {n}",
+                    squares[n].index() + 1
+                );
+            }
+            println!("{code}");
         }
         RecordCommand::Decode { code } => {
             let squares = record::decode(*code)?;
@@ -35,14 +49,12 @@ pub fn run(cmd: &RecordCommand) -> anyhow::Result<()> {
             };
             println!("Result: {result}");
             if let Some(n) = ended {
-                println!(
-                    "The game ended on move {n}; the {} after it are not played.",
-                    if squares.len() - n == 1 {
-                        "move"
-                    } else {
-                        "moves"
-                    }
-                );
+                match squares.len() - n {
+                    1 => println!("The game ended on move {n}; the move after it is not played."),
+                    k => println!(
+                        "The game ended on move {n}; the {k} moves after it are not played."
+                    ),
+                }
             }
             println!("Page: {}/{}", site::TWO_PLAYER, page_name(board.id()));
             println!("bit-tac-toe state: 0x{:08x}", BitState::from_board(board).0);

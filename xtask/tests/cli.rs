@@ -37,6 +37,10 @@ fn an_unknown_flag_is_one_line() {
     let err = one_error_line(&out);
     assert!(err.contains("--colour"), "{err}");
     assert_eq!(out.status.code(), Some(2));
+    // It sends you to the help that lists the flags.
+    assert!(err.contains("see `cargo xtask build-site --help`"), "{err}");
+    let help = String::from_utf8(succeeds(&["build-site", "--help"]).stdout).unwrap();
+    assert!(help.contains("--games") && help.contains("--out"), "{help}");
     let err = one_error_line(&xtask(&["build-site", "--level", "expert"]));
     assert!(err.contains("easy, medium, hard or perfect"), "{err}");
     let err = one_error_line(&xtask(&["build-site", "--games", "0"]));
@@ -839,20 +843,38 @@ fn static_at_a_large_tree_without_the_images_fails_at_once() {
 
 #[test]
 fn record_encodes_and_decodes_the_seeds_example() {
-    let out = succeeds(&[
+    // The seed's game goes on after O wins on move 8: a played game stops
+    // there, and `encode` says so.
+    let out = xtask(&[
         "record", "encode", "1", "5", "7", "4", "3", "8", "6", "2", "9",
     ]);
+    let err = one_error_line(&out);
+    assert!(
+        err.contains("ends on move 8 (O wins)") && err.contains("square 9"),
+        "{err}"
+    );
+    let out = succeeds(&["record", "encode", "1", "5", "7", "4", "3", "8", "6", "2"]);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().lines().next(),
-        Some("4310116")
+        Some("2155058")
     );
+    let out = succeeds(&["record", "decode", "2155058"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("1 5 7 4 3 8 6 2\n") && !text.contains("ended on"),
+        "{text}"
+    );
+    // The seed's own record still reads, the move past the end named.
     let out = succeeds(&["record", "decode", "4310116"]);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "1 5 7 4 3 8 6 2 9");
     assert_eq!(&lines[1..4], ["X O X", "O O X", "X O ."]);
     assert!(text.contains("Result: O wins"), "{text}");
-    assert!(text.contains("ended on move 8"), "{text}");
+    assert!(
+        text.contains("ended on move 8; the move after it is not played."),
+        "{text}"
+    );
     assert!(text.contains("Page: two-player/"), "{text}");
     let state = lines
         .iter()
