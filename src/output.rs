@@ -1528,17 +1528,24 @@ mod tests {
         assert_eq!(fs::read_to_string(out.join("a/b/c.html")).unwrap(), "one");
     }
 
+    /// An output at `tmp/site` built, then replaced by a build that
+    /// changed one file and kept the others: the files it now holds.
+    fn replaced_once(tmp: &Path) -> (PathBuf, Vec<OutFile>) {
+        let out = tmp.join("site");
+        publish(&out, &files("one")).unwrap();
+        let mut changed = files("one");
+        changed[0] = OutFile::new("index.html", "two");
+        publish(&out, &changed).unwrap();
+        (out, changed)
+    }
+
     #[test]
     fn the_marker_time_precedes_the_removal_of_the_old_output() {
         // Dropping the old output's names changes the files the new one
         // shares with it: those changes, and any edit made during them,
         // come after the marker's time, so the next build reads the files.
         let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("site");
-        publish(&out, &files("one")).unwrap();
-        let mut changed = files("one");
-        changed[0] = OutFile::new("index.html", "two");
-        publish(&out, &changed).unwrap();
+        let (out, changed) = replaced_once(tmp.path());
         let shared = fs::metadata(out.join("a/b/c.html")).unwrap();
         assert!((shared.ctime(), shared.ctime_nsec()) >= written(&out));
         fs::write(out.join("a/b/c.html"), "eno").unwrap();
@@ -1549,11 +1556,7 @@ mod tests {
     #[test]
     fn a_rebuild_that_read_what_it_kept_moves_the_marker_time_to_its_start() {
         let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("site");
-        publish(&out, &files("one")).unwrap();
-        let mut changed = files("one");
-        changed[0] = OutFile::new("index.html", "two");
-        publish(&out, &changed).unwrap();
+        let (out, changed) = replaced_once(tmp.path());
         let after_swap = written(&out);
         // Nothing changed: the files are read (they changed after the
         // marker's time), the output kept, and the marker's time moved to

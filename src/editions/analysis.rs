@@ -57,6 +57,25 @@ pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
     }
 }
 
+/// What a choice in a puzzle leaves: the count the page it leads to gives
+/// ("leaves 14 moves", or "solves the puzzle"), so that every figure a
+/// page gives agrees with the page its link leads to. (A choice's own
+/// verdict would count putting a lifted disc back as a move, where the
+/// page it leads to does not.)
+fn push_leaves<G: Game>(out: &mut String, solver: &Solver<G>, target: G) {
+    use std::fmt::Write as _;
+    if target.is_over() {
+        out.push_str("solves the puzzle");
+        return;
+    }
+    let score = solver.score(target).expect("a reachable position");
+    let _ = match Verdict::of(score) {
+        Verdict::Win(1) => out.write_str("leaves 1 move"),
+        Verdict::Win(n) => write!(out, "leaves {n} moves"),
+        _ => out.write_str("leaves no way to the goal"),
+    };
+}
+
 /// One position's screen: the two-player screen with a verdict on each
 /// move, and a link to the same position in the edition at `plain`.
 pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Screen {
@@ -87,21 +106,23 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
             verdict,
             best: Some(verdict.rank()) == best,
         };
+        // A two-player move's value; what a puzzle's choice leaves.
+        let mut said = String::with_capacity(24);
+        match G::PLAYERS {
+            1 => push_leaves(&mut said, solver, board.play(mov).expect("a legal move")),
+            _ => push_words::<G>(&mut said, verdict),
+        }
         let view = &mut s.cells[G::cell(mov)];
-        let mut label = String::with_capacity(view.label.len() + 16);
+        let mut label = String::with_capacity(view.label.len() + 2 + said.len());
         label.push_str(&view.label);
         label.push_str(", ");
-        push_words::<G>(&mut label, verdict);
+        label.push_str(&said);
         view.label = label.into();
         view.image = board.noted_image(mov, note);
         view.note = Some(note);
         if G::PLAYERS == 1 {
             let best = if note.best { ", the best" } else { "" };
-            counts.push(format!(
-                "{}: {}{best}",
-                G::move_name(mov),
-                words::<G>(verdict)
-            ));
+            counts.push(format!("{}: {said}{best}", G::move_name(mov)));
         }
     }
     if !counts.is_empty() {

@@ -23,7 +23,8 @@ pub fn screen<G: Game>(start: G, board: G, depth: u32, analysis: Option<&'static
         Link::Here(Target::page(start.key())),
         super::start_again::<G>(),
     )];
-    if let Some(slug) = analysis {
+    // A finished board has no move left to weigh.
+    if let (Some(slug), false) = (analysis, board.is_over()) {
         s.nav.push((
             Link::Across(slug, board.key()),
             "Show what each move is worth",
