@@ -102,7 +102,7 @@ fn render_book(
     sink: &impl Sink,
 ) -> Result<(Vec<ebook::BookFile>, Vec<BookReport>, Timing), BuildError> {
     let start = Instant::now();
-    let made = (format.write)(book, &budgets);
+    let made = format.make(book, &budgets);
     let main = BookReport {
         file: format!("{EBOOKS}/{}", format.file_name(book.edition)),
         bytes: 0,

@@ -121,18 +121,25 @@ pub struct Format {
     /// The budget the book's file answers to.
     pub budget: Budget,
     /// Writes every file the format makes of a book, the book itself
-    /// first, or leaves it out (a PDF over its page budget).
-    pub write: fn(&Book, &Budgets) -> Made,
+    /// first, or leaves it out (a PDF over its page budget); it is handed
+    /// its own format, for the file's ending. Called by [`Format::make`].
+    write: fn(&Format, &Book, &Budgets) -> Made,
 }
 
 impl Format {
+    /// Every file this format makes of `book` within `budgets`, the book
+    /// itself first, or none if it is left out.
+    pub fn make(&self, book: &Book, budgets: &Budgets) -> Made {
+        (self.write)(self, book, budgets)
+    }
+
     /// The book's file: its name in [`EBOOKS`].
     pub fn file_name(&self, edition: &Edition) -> String {
         format!("{}{}", edition.book_stem(), self.suffix)
     }
 
-    /// A made file of the book `edition` in this format, with the ending
-    /// `suffix` after the book's stem.
+    /// A made file of the book `edition`, with the ending `suffix` after
+    /// the book's stem.
     fn file(edition: &Edition, suffix: &str, bytes: Vec<u8>) -> BookFile {
         BookFile {
             name: format!("{}{suffix}", edition.book_stem()),
@@ -157,13 +164,13 @@ pub const FORMATS: [Format; 4] = [
         name: "MOBI",
         suffix: ".mobi",
         budget: Budget::Mobi,
-        write: |book, _| FORMATS[0].one(book, mobi::write(book)),
+        write: |f, book, _| f.one(book, mobi::write(book)),
     },
     Format {
         name: "EPUB",
         suffix: ".epub",
         budget: Budget::Epub,
-        write: |book, _| FORMATS[1].one(book, epub::write(book)),
+        write: |f, book, _| f.one(book, epub::write(book)),
     },
     Format {
         name: "single HTML file",
@@ -175,14 +182,14 @@ pub const FORMATS: [Format; 4] = [
         name: "PDF",
         suffix: ".pdf",
         budget: Budget::Pdf,
-        write: |book, budgets| {
+        write: |f, book, budgets| {
             let pages = pdf::pages(book.edition);
             let files = match pages > budgets.pdf_pages {
                 true => Vec::new(),
                 false => {
                     let bytes =
                         pdf::write(book.edition, &pdf::Drawing::new(book.edition, book.assets));
-                    FORMATS[3].one(book, bytes).files
+                    f.one(book, bytes).files
                 }
             };
             Made {
@@ -195,10 +202,10 @@ pub const FORMATS: [Format; 4] = [
 
 /// The Kindle source, for converting yourself: the single HTML file, its
 /// OPF, and the GIFs it shows (shared between books), the cover last.
-fn kindle_source(book: &Book, _: &Budgets) -> Made {
+fn kindle_source(format: &Format, book: &Book, _: &Budgets) -> Made {
     let edition = book.edition;
     let mut files = vec![
-        Format::file(edition, FORMATS[2].suffix, kindle_html::write(edition)),
+        Format::file(edition, format.suffix, kindle_html::write(edition)),
         Format::file(edition, "-kindle.opf", kindle_html::opf(edition)),
     ];
     for (name, gif) in images(edition, book.assets) {

@@ -209,19 +209,13 @@ impl<G: Game> Match<G> {
     pub fn screen(&self, graph: &StateGraph<G>, board: G) -> Screen {
         let depth = graph.depth(board).expect("a reachable position");
         let heading = self.heading(board);
-        // The title says what the heading says ("The computer wins", not
-        // "O wins"), then the position.
-        let title = |s: &Screen| {
-            let own = board.heading();
-            s.title
-                .strip_prefix(&own)
-                .map(|rest| format!("{}{rest}", s.heading))
-        };
         let mut s = Screen::new(self.at(board), board, depth, heading, |square| {
             self.target(board, square).map(|b| self.at(b))
         });
-        if let Some(t) = title(&s) {
-            s.title = t;
+        // The title says what the heading says ("The computer wins", not
+        // "O wins"), then the position.
+        if let Some(rest) = s.title.strip_prefix(board.heading().as_str()) {
+            s.title = format!("{}{rest}", s.heading);
         }
         if let Some(square) = self.last_reply(board) {
             s.lines

@@ -72,7 +72,7 @@ fn write_sources(book: &Edition, assets: &Assets, dir: &Path) -> [PathBuf; 2] {
     // Each format's every file: the Kindle source's GIFs come with it.
     for format in ebook::formats(book) {
         if [".epub", "-kindle.html"].contains(&format.suffix) {
-            let made = (format.write)(&shared, &ebook::Budgets::default());
+            let made = format.make(&shared, &ebook::Budgets::default());
             for f in made.files {
                 std::fs::write(dir.join(&f.name), f.bytes).unwrap();
             }

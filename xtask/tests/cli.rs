@@ -1158,7 +1158,7 @@ fn odd_out_paths_exit_2_at_once_and_leave_nothing() {
         assert!(err.contains("names no folder of its own"), "{odd}: {err}");
     }
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
-    for (given, _) in [("site/.", 0), ("site/", 1)] {
+    for given in ["site/.", "site/"] {
         let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
             .args([
                 "build-site",

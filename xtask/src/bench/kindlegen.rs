@@ -74,7 +74,7 @@ pub fn bench(dir: &Path, options: &Options, assets: &Assets) -> anyhow::Result<(
                 .find(|f| f.suffix == suffix)
                 .expect("a format");
             move |book: &Book| {
-                let made = (format.write)(book, &Budgets::default());
+                let made = format.make(book, &Budgets::default());
                 made.files.into_iter().next().expect("made").bytes
             }
         };
