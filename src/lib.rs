@@ -15,6 +15,7 @@ pub mod markup;
 pub mod opponent;
 pub mod output;
 pub mod par;
+pub mod picture;
 pub mod screen;
 pub mod site;
 pub mod solver;

@@ -1,4 +1,5 @@
-//! The map of a whole game in one picture, as standalone SVG: for a game
+//! The map of a whole game in one [`Picture`], written out as standalone
+//! SVG and drawn into the poster from the same value: for a game
 //! of placing marks ([`MapStyle::Marks`]), xkcd 832's map of optimal play
 //! for one side, generated from the solver; for a puzzle
 //! ([`MapStyle::Graph`]), its state graph as the game lays it out (the
@@ -11,22 +12,16 @@
 //! the one with the fewest boards below it ([`plan`]), so the map has the
 //! fewest boards these rules allow. Every opponent reply has its map in
 //! the reply's cell, or, where the reply ends the game, its mark. Links
-//! never nest, and each link's clickable area is exactly its cell. The
-//! same solver gives the same bytes.
+//! never nest, and each link's clickable area is exactly its cell (a
+//! puzzle node's, a disc half an edge wide, so no two touch). The same
+//! solver gives the same bytes.
 
 use rustc_hash::FxHashMap;
 
-use crate::game::{Game, MapStyle, Side, Stroke};
-use crate::markup;
+use crate::game::{Game, MapStyle, Side};
+use crate::picture::{Area, Layer, Link, Pen, Picture, Shapes};
 use crate::screen::push_page_name;
 use crate::solver::Solver;
-
-/// `text` escaped for SVG's text and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    markup::escape(&mut out, text);
-    out
-}
 
 /// The map colour, for the map player's marks and a puzzle's solution.
 pub const COLOUR: &str = "#c8102e";
@@ -38,50 +33,12 @@ pub const SIDE: u32 = 729;
 /// The ink of marks already on a board, and of a puzzle's nodes.
 const INK: &str = "#222";
 
-/// A pen: its colour (`#rgb` or `#rrggbb`), its width, and whether its
-/// lines end round.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Pen {
-    /// The colour, as SVG writes it.
-    pub colour: &'static str,
-    /// The width, in the units of what it draws.
-    pub width: f64,
-    /// Round ends, or square cut ones.
-    pub round: bool,
-}
-
-/// One layer of a [`Picture`]; layers are drawn in order.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Layer {
-    /// Straight lines, each `[x1, y1, x2, y2]`.
-    Lines(Pen, Vec<[f64; 4]>),
-    /// One mark, drawn in each square `[x, y, side]`: its strokes scaled
-    /// from their 100-unit cell, the pen's width in the cell's units.
-    Marks(Pen, &'static [Stroke], Vec<[f64; 3]>),
-    /// Filled dots of one colour and radius, each at `[x, y]`.
-    Dots(&'static str, f64, Vec<[f64; 2]>),
-}
-
-/// A map as plain vector shapes on white, in its SVG's units (y down):
-/// what the SVG draws, without the links, made beside it from the same
-/// walk, for print.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Picture {
-    /// Its width.
-    pub width: f64,
-    /// Its height.
-    pub height: f64,
-    /// What it draws, bottom first.
-    pub layers: Vec<Layer>,
-}
-
-/// A map, made: its SVG, its words, and what the README and the tests
-/// count.
+/// A map, made: its picture (with its links), its words, and what the
+/// README and the tests count.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Map {
-    /// The standalone SVG document.
-    pub svg: Vec<u8>,
-    /// The same drawing as shapes, for print.
+    /// The drawing, written out as SVG ([`Map::svg`]) and drawn into the
+    /// poster from the same value.
     pub picture: Picture,
     /// Its title (the SVG's `<title>`).
     pub title: String,
@@ -91,8 +48,18 @@ pub struct Map {
     pub aspect: f64,
     /// Boards drawn (a puzzle: its nodes).
     pub boards: usize,
+}
+
+impl Map {
+    /// The standalone SVG document.
+    pub fn svg(&self) -> Vec<u8> {
+        self.picture.svg(&self.title, &self.about)
+    }
+
     /// Links (a puzzle: its nodes; a marks map: the map player's moves).
-    pub links: usize,
+    pub fn links(&self) -> usize {
+        self.picture.links.len()
+    }
 }
 
 /// For each position where the map player moves in the map: the move it
@@ -180,52 +147,36 @@ impl Square {
     }
 }
 
-/// The drawing of a marks map as it is made: the grids, the marks
-/// already on the boards, and the links, each kept apart so that each
-/// kind is drawn with one style, links on top.
+/// The drawing of a marks map as it is made: each board's grid lines by
+/// the board's side, the marks already on the boards by side, the map
+/// player's moves and their links, each kept apart so that each kind is
+/// one layer of one pen, links on top.
 struct Marks<'a, G: Game> {
     plan: &'a Plan<G>,
-    /// Each side's mark in SVG.
-    shapes: [String; 2],
     player: Side,
     analysis: &'a str,
-    /// Each board's grid lines, by the board's side: as SVG path data,
-    /// and as lines.
-    grids: std::collections::BTreeMap<u32, (String, Vec<[f64; 4]>)>,
-    marks: String,
-    links: String,
+    grids: std::collections::BTreeMap<u32, Vec<[f64; 4]>>,
     /// The squares of the marks on boards, by side, and of the map
     /// player's moves.
     placed: [Vec<[f64; 3]>; 2],
     played: Vec<[f64; 3]>,
+    links: Vec<Link>,
     boards: usize,
-    link_count: usize,
 }
 
 impl<G: Game> Marks<'_, G> {
     /// A board: its grid and the marks on it.
     fn board(&mut self, position: G, at: Square) {
-        use std::fmt::Write as _;
         let (rows, cols) = position.grid();
         debug_assert_eq!(rows, cols, "a square grid");
         self.boards += 1;
         let cell = at.side / cols as u32;
-        let (grids, lines) = self.grids.entry(at.side).or_default();
+        let lines = self.grids.entry(at.side).or_default();
         for i in 1..cols as u32 {
             let (x, y) = (f64::from(at.x + i * cell), f64::from(at.y + i * cell));
             let (x0, y0, side) = (f64::from(at.x), f64::from(at.y), f64::from(at.side));
             lines.push([x, y0, x, y0 + side]);
             lines.push([x0, y, x0 + side, y]);
-            let _ = write!(
-                grids,
-                "M{} {}v{}M{} {}h{}",
-                at.x + i * cell,
-                at.y,
-                at.side,
-                at.x,
-                at.y + i * cell,
-                at.side
-            );
         }
         for index in 0..rows * cols {
             if let Some(side) = position.holder(index) {
@@ -235,34 +186,25 @@ impl<G: Game> Marks<'_, G> {
     }
 
     fn mark(&mut self, side: Side, at: Square) {
-        let class = if side == Side::First { "m0" } else { "m1" };
-        push_mark(&mut self.marks, class, &self.shapes, side, at);
         self.placed[usize::from(side == Side::Second)].push(at.place());
     }
 
     /// The map player's board at `position`: its move a link, and the map
     /// after each reply in the reply's cell.
     fn map(&mut self, position: G, at: Square, moves: &str) {
-        use std::fmt::Write as _;
         self.board(position, at);
         let (mov, _) = self.plan.choice(position).expect("a planned position");
         let after = position.play(mov).expect("a legal move");
         let cols = position.grid().1;
         let cell = at.cell(G::cell(mov), cols);
         let moves = said::<G>(moves, self.player, mov);
-        self.link_count += 1;
         let mut href = format!("../{}/", self.analysis);
         push_page_name(&mut href, after.key());
-        let _ = write!(
-            self.links,
-            "<a href=\"{href}\"><title>{}</title><rect x=\"{x}\" y=\"{y}\" width=\"{s}\" height=\"{s}\"/>",
-            escape(&moves),
-            x = cell.x,
-            y = cell.y,
-            s = cell.side
-        );
-        push_mark(&mut self.links, "p", &self.shapes, self.player, cell);
-        self.links.push_str("</a>");
+        self.links.push(Link {
+            href,
+            title: moves.clone(),
+            area: Area::Square(cell.place()),
+        });
         self.played.push(cell.place());
         self.replies(after, at, &moves);
     }
@@ -283,54 +225,10 @@ impl<G: Game> Marks<'_, G> {
     }
 }
 
-/// `side`'s mark in the square `at`, of `class`: the game's shape, drawn
-/// in a 100-unit cell, scaled into it (with its stroke). Inline, not a
-/// `<use>` of a symbol, which SVG readers resolve by id each time.
-fn push_mark(out: &mut String, class: &str, shapes: &[String; 2], side: Side, at: Square) {
-    use std::fmt::Write as _;
-    let shape = &shapes[usize::from(side == Side::Second)];
-    let scale = f64::from(at.side) / 100.0;
-    let _ = write!(
-        out,
-        "<g class=\"{class}\" transform=\"matrix({scale} 0 0 {scale} {} {})\">{shape}</g>",
-        at.x, at.y
-    );
-}
-
-/// A mark's strokes as SVG: its lines one path, each circle a circle.
-fn strokes_svg(strokes: &[Stroke]) -> String {
-    use std::fmt::Write as _;
-    let (mut path, mut circles) = (String::new(), String::new());
-    for s in strokes {
-        let _ = match *s {
-            Stroke::Line(x1, y1, x2, y2) => write!(path, "M{x1} {y1}L{x2} {y2}"),
-            Stroke::Circle(x, y, r) => {
-                write!(circles, "<circle cx=\"{x}\" cy=\"{y}\" r=\"{r}\"/>")
-            }
-        };
-    }
-    if path.is_empty() {
-        circles
-    } else {
-        format!("<path d=\"{path}\"/>{circles}")
-    }
-}
-
 /// `moves` and then `side`'s `mov`, in words: "X centre, O top left".
 fn said<G: Game>(moves: &str, side: Side, mov: G::Move) -> String {
     let sep = if moves.is_empty() { "" } else { ", " };
     format!("{moves}{sep}{} {}", G::side_name(side), G::move_name(mov))
-}
-
-/// The start of a standalone SVG document of `width` by `height` units,
-/// with its title and description.
-fn svg_head(width: f64, height: f64, title: &str, desc: &str) -> String {
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width} {height}\" role=\"img\">\
-<title>{}</title><desc>{}</desc>",
-        escape(title),
-        escape(desc)
-    )
 }
 
 /// The map of `player`'s optimal play in `solver`'s game of placing marks,
@@ -345,16 +243,13 @@ pub fn marks<G: Game>(solver: &Solver<G>, player: Side, analysis: &str) -> Map {
     let (plan, boards) = plan(solver, player);
     let mut m = Marks {
         plan: &plan,
-        shapes: strokes.map(strokes_svg),
         player,
         analysis,
         grids: Default::default(),
-        marks: String::new(),
-        links: String::new(),
         placed: Default::default(),
         played: Vec::new(),
+        links: Vec::new(),
         boards: 0,
-        link_count: 0,
     };
     let start = solver.graph().root();
     let whole = Square {
@@ -378,68 +273,61 @@ square, that square holds the map of the game from there, a third of the size. {
 loses: every move is the best the solver finds, a win as soon as possible, else a draw. Each \
 of {name}'s moves links to the analysis of the board after it. {boards} boards."
     );
-    let mut svg = svg_head(f64::from(SIDE), f64::from(SIDE), &title, &about);
-    // The marks: each side's in black, the map player's heavier, in the
-    // map colour (so it stands apart in grayscale too). Stroke widths are
-    // in the 100-unit cell of each mark, so they scale with it.
-    let (ink, heavy) = (
-        Pen {
-            colour: INK,
-            width: 6.0,
-            round: true,
-        },
-        Pen {
-            colour: COLOUR,
-            width: 13.0,
-            round: true,
-        },
-    );
-    svg += &format!(
-        "<style>.m0,.m1,.p{{fill:none;stroke:{};stroke-width:{};stroke-linecap:round}}\
-.p{{stroke:{};stroke-width:{}}}</style>",
-        ink.colour, ink.width, heavy.colour, heavy.width
-    );
-    svg += &format!("<rect width=\"{SIDE}\" height=\"{SIDE}\" fill=\"#fff\"/>");
-    let mut layers = Vec::new();
-    // Each board's lines a hundredth of its side.
-    for (side, (d, lines)) in m.grids.into_iter().rev() {
-        let pen = Pen {
-            colour: "#444",
-            width: f64::from(side) / 100.0,
-            round: false,
-        };
-        svg += &format!(
-            "<path fill=\"none\" stroke=\"{}\" stroke-width=\"{:.2}\" d=\"{d}\"/>",
-            pen.colour, pen.width
-        );
-        layers.push(Layer::Lines(pen, lines));
-    }
+    // Each board's lines a hundredth of its side, the largest first.
+    let mut layers: Vec<Layer> = (m.grids.into_iter().rev())
+        .map(|(side, lines)| Layer {
+            class: "grid",
+            shapes: Shapes::Lines(
+                Pen {
+                    colour: "#444",
+                    width: f64::from(side) / 100.0,
+                    round: false,
+                },
+                lines,
+            ),
+        })
+        .collect();
+    // The marks: each side's in black, the map player's moves heavier, in
+    // the map colour (so they stand apart in grayscale too). Stroke widths
+    // are in the 100-unit cell of each mark, so they scale with it.
+    let ink = Pen {
+        colour: INK,
+        width: 6.0,
+        round: true,
+    };
+    let heavy = Pen {
+        colour: COLOUR,
+        width: 13.0,
+        round: true,
+    };
     let [first, second] = m.placed;
-    layers.push(Layer::Marks(ink, strokes[0], first));
-    layers.push(Layer::Marks(ink, strokes[1], second));
-    layers.push(Layer::Marks(
-        heavy,
-        strokes[usize::from(player == Side::Second)],
-        m.played,
-    ));
-    // A link's rectangle is unpainted but takes the pointer (no opacity,
-    // which svg2pdf would name by a hash map's order in the poster).
-    svg += &format!(
-        "<g>{}</g><g fill=\"none\" pointer-events=\"all\">{}</g></svg>\n",
-        m.marks, m.links
-    );
+    layers.push(Layer {
+        class: "m0",
+        shapes: Shapes::Marks(ink, strokes[0], first),
+    });
+    layers.push(Layer {
+        class: "m1",
+        shapes: Shapes::Marks(ink, strokes[1], second),
+    });
+    layers.push(Layer {
+        class: "p",
+        shapes: Shapes::Marks(
+            heavy,
+            strokes[usize::from(player == Side::Second)],
+            m.played,
+        ),
+    });
     Map {
-        svg: svg.into_bytes(),
         picture: Picture {
             width: f64::from(SIDE),
             height: f64::from(SIDE),
             layers,
+            links: m.links,
         },
         title,
         about,
         aspect: 1.0,
         boards,
-        links: m.link_count,
     }
 }
 
@@ -450,7 +338,6 @@ of {name}'s moves links to the analysis of the board after it. {boards} boards."
 /// # Panics
 /// If the game's map is not [`MapStyle::Graph`].
 pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
-    use std::fmt::Write as _;
     assert_eq!(G::MAP, Some(MapStyle::Graph), "not a puzzle's map");
     let nodes: Vec<(G, (f64, f64))> = solver
         .graph()
@@ -475,44 +362,31 @@ pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
                 .map(move |q| (p.min(q), p.max(q)))
         })
         .collect();
-    let mut edges = String::new();
-    let mut edge_lines = Vec::new();
-    for (p, q) in pairs {
+    let line = |p: G, q: G| {
         let ((x1, y1), (x2, y2)) = (at(p), at(q));
-        let _ = write!(edges, "M{x1:.3} {y1:.3}L{x2:.3} {y2:.3}");
-        edge_lines.push([x1, y1, x2, y2]);
-    }
+        [x1, y1, x2, y2]
+    };
+    let edges = pairs.into_iter().map(|(p, q)| line(p, q)).collect();
     let solution = solution(solver);
-    let mut path = String::new();
-    for (i, &p) in solution.iter().enumerate() {
-        let (x, y) = at(p);
-        let _ = write!(path, "{}{x:.3} {y:.3}", if i == 0 { "M" } else { "L" });
-    }
-    let path_lines = solution
-        .windows(2)
-        .map(|w| {
-            let ((x1, y1), (x2, y2)) = (at(w[0]), at(w[1]));
-            [x1, y1, x2, y2]
-        })
-        .collect();
-    let mut links = String::new();
-    // Each node a dot of this radius, in the map colour on the solution.
+    let route = solution.windows(2).map(|w| line(w[0], w[1])).collect();
+    // Each node a dot of this radius, in the map colour on the solution;
+    // its link a disc of half the length of an edge, so that a finger
+    // finds it and no two touch.
     let r = 0.3;
     let mut dots: [Vec<[f64; 2]>; 2] = Default::default();
+    let mut links = Vec::with_capacity(nodes.len());
     for &(p, _) in &nodes {
         let (x, y) = at(p);
         let mut title = String::new();
         p.push_title(&mut title);
         let mut href = format!("../{analysis}/");
         push_page_name(&mut href, p.key());
-        let on_path = solution.contains(&p);
-        dots[usize::from(on_path)].push([x, y]);
-        let _ = write!(
-            links,
-            "<a href=\"{href}\"><title>{}</title><circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"{r}\"{}/></a>",
-            escape(&title),
-            if on_path { " class=\"s\"" } else { "" }
-        );
+        dots[usize::from(solution.contains(&p))].push([x, y]);
+        links.push(Link {
+            href,
+            title,
+            area: Area::Disc([x, y, 0.5]),
+        });
     }
     let moves = solution.len() - 1;
     let title = format!("{}: the map of every position", G::TEXTS.title);
@@ -523,46 +397,46 @@ shortest solution, {moves} moves from the start to the solved position, is drawn
 colour along one side. Each dot links to the analysis of its position. {} positions.",
         nodes.len()
     );
-    let (edge, route) = (
-        Pen {
-            colour: "#777",
-            width: 0.08,
-            round: false,
-        },
-        Pen {
-            colour: COLOUR,
-            width: 0.25,
-            round: true,
-        },
-    );
-    let mut svg = svg_head(width, height, &title, &about);
-    let _ = writeln!(
-        svg,
-        "<style>.s{{fill:{COLOUR}}}</style><rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>\
-<path fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" d=\"{edges}\"/>\
-<path fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"round\" d=\"{path}\"/>\
-<g fill=\"{INK}\">{links}</g></svg>",
-        edge.colour, edge.width, route.colour, route.width
-    );
+    let edge = Pen {
+        colour: "#777",
+        width: 0.08,
+        round: false,
+    };
+    let path = Pen {
+        colour: COLOUR,
+        width: 0.25,
+        round: true,
+    };
     let [off_path, on_path] = dots;
     let layers = vec![
-        Layer::Lines(edge, edge_lines),
-        Layer::Lines(route, path_lines),
-        Layer::Dots(INK, r, off_path),
-        Layer::Dots(COLOUR, r, on_path),
+        Layer {
+            class: "edges",
+            shapes: Shapes::Lines(edge, edges),
+        },
+        Layer {
+            class: "solution",
+            shapes: Shapes::Lines(path, route),
+        },
+        Layer {
+            class: "positions",
+            shapes: Shapes::Dots(INK, r, off_path),
+        },
+        Layer {
+            class: "on-solution",
+            shapes: Shapes::Dots(COLOUR, r, on_path),
+        },
     ];
     Map {
-        svg: svg.into_bytes(),
         picture: Picture {
             width,
             height,
             layers,
+            links,
         },
         title,
         about,
         aspect: height / width,
         boards: nodes.len(),
-        links: nodes.len(),
     }
 }
 
@@ -642,34 +516,39 @@ mod tests {
 
     /// How many things a layer draws.
     fn drawn(layer: &Layer) -> usize {
-        match layer {
-            Layer::Lines(_, lines) => lines.len(),
-            Layer::Marks(_, _, squares) => squares.len(),
-            Layer::Dots(_, _, at) => at.len(),
+        match &layer.shapes {
+            Shapes::Lines(_, lines) => lines.len(),
+            Shapes::Marks(_, _, squares) => squares.len(),
+            Shapes::Dots(_, _, at) => at.len(),
         }
     }
 
     #[test]
-    fn the_picture_draws_what_the_svg_draws() {
+    fn each_move_of_the_map_player_is_drawn_once_under_its_link() {
         let solver = Solver::new(StateGraph::<Board>::new());
         for player in [Side::First, Side::Second] {
             let m = marks(&solver, player, "analysis");
-            let svg = String::from_utf8(m.svg.clone()).unwrap();
             let layers = &m.picture.layers;
             let n = layers.len();
             let grid: usize = layers[..n - 3].iter().map(drawn).sum();
             assert_eq!(grid, 4 * m.boards, "two lines each way a board");
-            for (i, class) in ["m0", "m1", "p"].iter().enumerate() {
-                let in_svg = svg.matches(&format!("class=\"{class}\" ")).count();
-                assert_eq!(drawn(&layers[n - 3 + i]), in_svg, "{class}");
-            }
-            assert_eq!(drawn(&layers[n - 1]), m.links);
+            let Shapes::Marks(_, _, played) = &layers[n - 1].shapes else {
+                panic!("the moves last");
+            };
+            let linked: Vec<[f64; 3]> = (m.picture.links.iter())
+                .map(|l| match l.area {
+                    Area::Square(at) => at,
+                    Area::Disc(_) => panic!("a square"),
+                })
+                .collect();
+            assert_eq!(played, &linked);
         }
         let hanoi = graph(&crate::site::hanoi_solver(4), "hanoi-analysis");
         let layers = &hanoi.picture.layers;
         assert_eq!(drawn(&layers[1]), 15, "the solution's moves");
         assert_eq!(drawn(&layers[2]) + drawn(&layers[3]), hanoi.boards);
         assert_eq!(drawn(&layers[3]), 16, "the solution's positions");
+        assert_eq!(hanoi.links(), hanoi.boards);
     }
 
     #[test]
@@ -677,6 +556,6 @@ mod tests {
         let solver = Solver::new(StateGraph::<Board>::new());
         let a = marks(&solver, Side::First, "analysis");
         assert_eq!(a, marks(&solver, Side::First, "analysis"));
-        assert_eq!(a.boards, a.links);
+        assert_eq!(a.boards, a.links());
     }
 }

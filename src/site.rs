@@ -330,7 +330,7 @@ fn render_solved(
                     let poster = poster(&maps, assets);
                     let (mut files, links): (Vec<OutFile>, Vec<(String, &str)>) = maps
                         .into_iter()
-                        .map(|(f, w, m)| (OutFile::new(f.as_str(), m.svg), (f, w)))
+                        .map(|(f, w, m)| (OutFile::new(f.as_str(), m.svg()), (f, w)))
                         .unzip();
                     files.push(OutFile::new(format!("{EBOOKS}/{}", ebook::POSTER), poster));
                     let mut written = Report::default();

@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap;
 use super::{caption, deflate, intro};
 use crate::assets::{Assets, FONT};
 use crate::game::Stroke;
-use crate::map::{Layer, Pen, Picture};
+use crate::picture::{Pen, Picture, Shapes};
 use crate::screen::{Edition, Screen, Target};
 
 /// The page's width and height in points (5.5 x 8.5 inches).
@@ -818,8 +818,8 @@ fn picture_form(chunk: &mut Chunk, picture: &Picture, alloc: &mut impl FnMut() -
     let mut marks = Vec::new();
     for layer in &picture.layers {
         c.save_state();
-        match layer {
-            Layer::Lines(pen, lines) => {
+        match &layer.shapes {
+            Shapes::Lines(pen, lines) => {
                 set_pen(&mut c, pen);
                 for &[x1, y1, x2, y2] in lines {
                     c.move_to(x1 as f32, y1 as f32)
@@ -827,7 +827,7 @@ fn picture_form(chunk: &mut Chunk, picture: &Picture, alloc: &mut impl FnMut() -
                 }
                 c.stroke();
             }
-            Layer::Marks(pen, strokes, squares) => {
+            Shapes::Marks(pen, strokes, squares) => {
                 let mut m = Content::new();
                 set_pen(&mut m, pen);
                 for s in *strokes {
@@ -856,7 +856,7 @@ fn picture_form(chunk: &mut Chunk, picture: &Picture, alloc: &mut impl FnMut() -
                         .restore_state();
                 }
             }
-            Layer::Dots(colour, r, at) => {
+            Shapes::Dots(colour, r, at) => {
                 let [red, g, b] = rgb(colour);
                 c.set_fill_rgb(red, g, b);
                 for &[x, y] in at {

@@ -33,8 +33,8 @@ fn num(tag: &str, name: &str) -> f64 {
 /// A square of the map, in whole units: x, y and side.
 type Sq = (u32, u32, u32);
 
-/// The square of a mark: `<g class="m0" transform="matrix(k 0 0 k x y)">`,
-/// its shape drawn in 100 units scaled by k.
+/// The square of a mark: `transform="matrix(k 0 0 k x y)"` on its shape,
+/// drawn in 100 units scaled by k.
 fn mark_square(tag: &str) -> Sq {
     let m = attr(tag, "transform").unwrap();
     let v: Vec<f64> = m
@@ -56,8 +56,8 @@ fn square(tag: &str) -> Sq {
 }
 
 /// An SVG map read back: its links (the square of each, with its `href`
-/// and accessible name), and the marks outside links (their squares and
-/// classes, a side each).
+/// and accessible name), and the marks (their squares and the class of
+/// their layer, a side each, `p` for the map player's moves).
 struct MarksMap {
     links: BTreeMap<Sq, (String, String)>,
     marks: BTreeMap<Sq, String>,
@@ -69,6 +69,8 @@ fn read_marks_map(svg: &str) -> MarksMap {
     assert!(svg.contains("<title>") && svg.contains("<desc>"));
     let mut links = BTreeMap::new();
     let mut marks = BTreeMap::new();
+    let mut played = BTreeSet::new();
+    let mut layer = String::new();
     let mut rest = svg;
     while let Some(at) = rest.find('<') {
         rest = &rest[at..];
@@ -77,6 +79,7 @@ fn read_marks_map(svg: &str) -> MarksMap {
             let end = rest.find("</a>").unwrap();
             let link = &rest[..end];
             assert!(!link[2..].contains("<a "), "links never nest");
+            assert_eq!(layer, "links", "links are the top layer");
             let href = attr(tag, "href").unwrap().to_string();
             let name = link
                 .split("<title>")
@@ -87,24 +90,29 @@ fn read_marks_map(svg: &str) -> MarksMap {
                 .unwrap();
             // The clickable area: a rectangle exactly the square.
             let rect = &link[link.find("<rect").unwrap()..];
-            let rect = &rect[..rect.find('>').unwrap() + 1];
-            let sq = square(rect);
-            let mark = &link[link.find("<g class=\"p\"").unwrap()..];
-            assert_eq!(mark_square(&mark[..mark.find('>').unwrap() + 1]), sq);
+            let sq = square(&rect[..rect.find('>').unwrap() + 1]);
             assert!(
                 links.insert(sq, (href, name.to_string())).is_none(),
                 "one link a square"
             );
             rest = &rest[end..];
         } else if tag.starts_with("<g class=") {
-            let class = attr(tag, "class").unwrap().to_string();
-            assert!(
-                marks.insert(mark_square(tag), class).is_none(),
-                "one mark a square"
-            );
+            layer = attr(tag, "class").unwrap().to_string();
+        } else if tag.contains(" transform=\"matrix(") {
+            let sq = mark_square(tag);
+            if layer == "p" {
+                assert!(played.insert(sq), "one move a square");
+            } else {
+                assert!(
+                    marks.insert(sq, layer.clone()).is_none(),
+                    "one mark a square"
+                );
+            }
         }
         rest = &rest[1..];
     }
+    // The map player's move is drawn under each link, and only there.
+    assert_eq!(played, links.keys().copied().collect::<BTreeSet<Sq>>());
     MarksMap { links, marks }
 }
 
@@ -314,10 +322,9 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
         .collect();
     assert_eq!(resting.len(), 81);
     let by_key: BTreeMap<u32, Hanoi> = resting.iter().map(|p| (p.key(), *p)).collect();
-    // Nodes: a link each, a dot at its point.
+    // Nodes: a link each, a disc round its point.
     let point = |x: f64, y: f64| ((x * 1000.0).round() as i64, (y * 1000.0).round() as i64);
     let mut at: BTreeMap<(i64, i64), Hanoi> = BTreeMap::new();
-    let mut solution_dots = BTreeSet::new();
     for link in svg.split("<a ").skip(1) {
         let href = attr(&format!(" {link}"), "href").unwrap().to_string();
         let key = href
@@ -329,31 +336,60 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
         let circle = &link[link.find("<circle").unwrap()..];
         let circle = &circle[..circle.find('>').unwrap()];
         let xy = point(num(circle, "cx"), num(circle, "cy"));
+        // Half an edge: as large as a link can be without touching the next.
+        assert_eq!(num(circle, "r"), 0.5);
         assert!(at.insert(xy, p).is_none(), "one node a point");
         assert!(page_exists(&href), "{href}");
-        if circle.contains("class=\"s\"") {
-            solution_dots.insert(p);
-        }
     }
     let nodes: BTreeSet<Hanoi> = at.values().copied().collect();
     assert_eq!(nodes, resting, "every resting position once");
+    // Each node a dot, the solution's in a layer of their own.
+    let dots = |class: &str| -> BTreeSet<Hanoi> {
+        let group = format!("<g class=\"{class}\" fill=\"");
+        let layer = &svg[svg.find(&group).unwrap_or_else(|| panic!("{class}"))..];
+        let layer = &layer[..layer.find("</g>").unwrap()];
+        layer
+            .split("<circle")
+            .skip(1)
+            .map(|c| at[&point(num(c, "cx"), num(c, "cy"))])
+            .collect()
+    };
+    let solution_dots = dots("on-solution");
+    assert!(dots("positions").is_disjoint(&solution_dots));
+    assert_eq!(
+        &dots("positions") | &solution_dots,
+        resting,
+        "a dot a position"
+    );
     // Edges: the grey path's segments, exactly the legal moves.
-    let paths: Vec<&str> = svg.split("<path ").skip(1).collect();
-    let d = |p: &str| attr(&format!(" {p}"), "d").unwrap().to_string();
+    let path = |class: &str| {
+        let tag = format!("<path class=\"{class}\" ");
+        let p = &svg[svg.find(&tag).unwrap_or_else(|| panic!("{class}"))..];
+        p[..p.find('>').unwrap()].to_string()
+    };
+    // A path's segments, each `Mx y` then `Lx y`, `hdx` or `vdy`.
     let segments = |d: &str| -> Vec<Vec<Hanoi>> {
         d.split('M')
             .skip(1)
             .map(|run| {
-                run.split('L')
-                    .map(|xy| {
-                        let (x, y) = xy.split_once(' ').unwrap();
-                        at[&point(x.parse().unwrap(), y.parse().unwrap())]
-                    })
-                    .collect()
+                let end = run.find(['L', 'h', 'v']).unwrap();
+                let (from, to) = run.split_at(end);
+                let (x, y) = from.split_once(' ').unwrap();
+                let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+                let (u, v) = match (&to[..1], &to[1..]) {
+                    ("L", xy) => {
+                        let (u, v) = xy.split_once(' ').unwrap();
+                        (u.parse().unwrap(), v.parse().unwrap())
+                    }
+                    ("h", dx) => (x + dx.parse::<f64>().unwrap(), y),
+                    (_, dy) => (x, y + dy.parse::<f64>().unwrap()),
+                };
+                vec![at[&point(x, y)], at[&point(u, v)]]
             })
             .collect()
     };
-    let edges: BTreeSet<(Hanoi, Hanoi)> = segments(&d(paths[0]))
+    let d = |p: &str| attr(p, "d").unwrap().to_string();
+    let edges: BTreeSet<(Hanoi, Hanoi)> = segments(&d(&path("edges")))
         .into_iter()
         .map(|s| {
             assert_eq!(s.len(), 2);
@@ -378,7 +414,11 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
     );
     assert_eq!(corner((right, bottom)), Hanoi::from_pegs(&[2; 4]).unwrap());
     // The solution, in the map colour: 15 moves from the start to solved.
-    let solution = segments(&d(paths[1])).concat();
+    let solution: Vec<Hanoi> = segments(&d(&path("solution")))
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s[usize::from(i > 0)..].to_vec())
+        .collect();
     assert_eq!(solution.len(), 16);
     assert_eq!(solution[0], Hanoi::from_pegs(&[0; 4]).unwrap());
     assert!(solution[15].is_solved());
@@ -389,7 +429,7 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
         solution_dots,
         solution.iter().copied().collect::<BTreeSet<_>>()
     );
-    assert!(paths[1].contains(tictactoe_book::map::COLOUR));
+    assert!(path("solution").contains(tictactoe_book::map::COLOUR));
 }
 
 fn page_exists(href: &str) -> bool {

@@ -1,0 +1,345 @@
+//! One vector model of a drawing, as usvg's tree is for resvg and svg2pdf:
+//! a [`Picture`] of plain shapes in layers, with its links as a layer on
+//! top, written out as standalone SVG here ([`Picture::svg`]) and drawn
+//! into a PDF by `ebook::pdf` from the same value. A map is made once, as
+//! a picture; neither output reads the other back.
+//!
+//! Invariant: the SVG draws exactly the picture's layers, in order, and
+//! then one link per [`Link`], its area exactly the link's; the same
+//! picture gives the same bytes.
+
+use std::fmt::Write as _;
+
+use crate::game::Stroke;
+use crate::markup;
+
+/// A pen: its colour (`#rgb` or `#rrggbb`), its width, and whether its
+/// lines end round.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pen {
+    /// The colour, as SVG writes it.
+    pub colour: &'static str,
+    /// The width, in the units of what it draws.
+    pub width: f64,
+    /// Round ends, or square cut ones.
+    pub round: bool,
+}
+
+/// What one layer draws, all with one pen or one fill.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shapes {
+    /// Straight lines, each `[x1, y1, x2, y2]`.
+    Lines(Pen, Vec<[f64; 4]>),
+    /// One mark, drawn in each square `[x, y, side]`: its strokes scaled
+    /// from their 100-unit cell, the pen's width in the cell's units.
+    Marks(Pen, &'static [Stroke], Vec<[f64; 3]>),
+    /// Filled dots of one colour and radius, each at `[x, y]`.
+    Dots(&'static str, f64, Vec<[f64; 2]>),
+}
+
+/// One layer of a [`Picture`]; layers are drawn in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// Its name, the `class` of its group in the SVG, so that a reader
+    /// (or a test) can tell its layers apart.
+    pub class: &'static str,
+    /// What it draws.
+    pub shapes: Shapes,
+}
+
+/// Where a link can be hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Area {
+    /// A square `[x, y, side]`.
+    Square([f64; 3]),
+    /// A disc `[x, y, r]`.
+    Disc([f64; 3]),
+}
+
+/// A link of a picture: where it goes, its accessible name, and its area.
+/// Links are invisible; what they point at is drawn by the layers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    /// The address, relative to the SVG file.
+    pub href: String,
+    /// Its name, the link's `<title>`.
+    pub title: String,
+    /// Where it is hit.
+    pub area: Area,
+}
+
+/// A drawing as plain vector shapes on white, in its own units (y down).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Picture {
+    /// Its width.
+    pub width: f64,
+    /// Its height.
+    pub height: f64,
+    /// What it draws, bottom first.
+    pub layers: Vec<Layer>,
+    /// Its links, on top of every layer; only the SVG has them.
+    pub links: Vec<Link>,
+}
+
+/// `v` with at most three decimals, without trailing zeros: `243`, `13.99`.
+fn push_num(out: &mut String, v: f64) {
+    let at = out.len();
+    let _ = write!(out, "{v:.3}");
+    let kept = out[at..].trim_end_matches('0').trim_end_matches('.').len();
+    out.truncate(at + kept);
+    if &out[at..] == "-0" {
+        out.truncate(at);
+        out.push('0');
+    }
+}
+
+/// ` name="v"`.
+fn push_attr(out: &mut String, name: &str, v: f64) {
+    let _ = write!(out, " {name}=\"");
+    push_num(out, v);
+    out.push('"');
+}
+
+/// A mark's strokes as SVG, in their 100-unit cell: its lines one path,
+/// each circle a circle; `transform` placed on the one element, or on a
+/// group holding several.
+fn push_strokes(out: &mut String, strokes: &[Stroke], transform: &str) {
+    let lines = strokes
+        .iter()
+        .any(|s| matches!(s, Stroke::Line(..)))
+        .then_some(1);
+    let circles = strokes
+        .iter()
+        .filter(|s| matches!(s, Stroke::Circle(..)))
+        .count();
+    let single = lines.unwrap_or(0) + circles == 1;
+    if !single {
+        let _ = write!(out, "<g{transform}>");
+    }
+    let own = if single { transform } else { "" };
+    if lines.is_some() {
+        let _ = write!(out, "<path{own} d=\"");
+        for s in strokes {
+            if let Stroke::Line(x1, y1, x2, y2) = *s {
+                let _ = write!(out, "M{x1} {y1}L{x2} {y2}");
+            }
+        }
+        out.push_str("\"/>");
+    }
+    for s in strokes {
+        if let Stroke::Circle(x, y, r) = *s {
+            let _ = write!(out, "<circle{own} cx=\"{x}\" cy=\"{y}\" r=\"{r}\"/>");
+        }
+    }
+    if !single {
+        out.push_str("</g>");
+    }
+}
+
+/// A pen as SVG's stroke attributes.
+fn push_pen(out: &mut String, pen: &Pen) {
+    let _ = write!(out, " fill=\"none\" stroke=\"{}\"", pen.colour);
+    push_attr(out, "stroke-width", pen.width);
+    if pen.round {
+        out.push_str(" stroke-linecap=\"round\"");
+    }
+}
+
+impl Picture {
+    /// The picture as a standalone SVG document with its title and
+    /// description: a white ground, each layer a group (or a path) of its
+    /// class, and the links last, unpainted but taking the pointer inside
+    /// their areas only (`pointer-events="fill"`: with `all`, the default
+    /// stroke of one unit would widen each area by half a unit, over its
+    /// neighbour's).
+    pub fn svg(&self, title: &str, desc: &str) -> Vec<u8> {
+        let mut out = String::from("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0");
+        out.push(' ');
+        push_num(&mut out, self.width);
+        out.push(' ');
+        push_num(&mut out, self.height);
+        out.push_str("\" role=\"img\"><title>");
+        markup::escape(&mut out, title);
+        out.push_str("</title><desc>");
+        markup::escape(&mut out, desc);
+        out.push_str("</desc><rect");
+        push_attr(&mut out, "width", self.width);
+        push_attr(&mut out, "height", self.height);
+        out.push_str(" fill=\"#fff\"/>");
+        for layer in &self.layers {
+            let class = layer.class;
+            match &layer.shapes {
+                Shapes::Lines(pen, lines) => {
+                    let _ = write!(out, "<path class=\"{class}\"");
+                    push_pen(&mut out, pen);
+                    out.push_str(" d=\"");
+                    for &[x1, y1, x2, y2] in lines {
+                        out.push('M');
+                        push_num(&mut out, x1);
+                        out.push(' ');
+                        push_num(&mut out, y1);
+                        if x1 == x2 {
+                            out.push('v');
+                            push_num(&mut out, y2 - y1);
+                        } else if y1 == y2 {
+                            out.push('h');
+                            push_num(&mut out, x2 - x1);
+                        } else {
+                            out.push('L');
+                            push_num(&mut out, x2);
+                            out.push(' ');
+                            push_num(&mut out, y2);
+                        }
+                    }
+                    out.push_str("\"/>");
+                }
+                Shapes::Marks(pen, strokes, squares) => {
+                    let _ = write!(out, "<g class=\"{class}\"");
+                    push_pen(&mut out, pen);
+                    out.push('>');
+                    let mut transform = String::new();
+                    for &[x, y, side] in squares {
+                        transform.clear();
+                        let k = side / 100.0;
+                        transform.push_str(" transform=\"matrix(");
+                        for v in [k, 0.0, 0.0, k, x] {
+                            push_num(&mut transform, v);
+                            transform.push(' ');
+                        }
+                        push_num(&mut transform, y);
+                        transform.push_str(")\"");
+                        push_strokes(&mut out, strokes, &transform);
+                    }
+                    out.push_str("</g>");
+                }
+                Shapes::Dots(colour, r, at) => {
+                    let _ = write!(out, "<g class=\"{class}\" fill=\"{colour}\">");
+                    for &[x, y] in at {
+                        out.push_str("<circle");
+                        push_attr(&mut out, "cx", x);
+                        push_attr(&mut out, "cy", y);
+                        push_attr(&mut out, "r", *r);
+                        out.push_str("/>");
+                    }
+                    out.push_str("</g>");
+                }
+            }
+        }
+        out.push_str("<g class=\"links\" fill=\"none\" pointer-events=\"fill\">");
+        for link in &self.links {
+            out.push_str("<a href=\"");
+            markup::escape(&mut out, &link.href);
+            out.push_str("\"><title>");
+            markup::escape(&mut out, &link.title);
+            out.push_str("</title>");
+            match link.area {
+                Area::Square([x, y, side]) => {
+                    out.push_str("<rect");
+                    push_attr(&mut out, "x", x);
+                    push_attr(&mut out, "y", y);
+                    push_attr(&mut out, "width", side);
+                    push_attr(&mut out, "height", side);
+                }
+                Area::Disc([x, y, r]) => {
+                    out.push_str("<circle");
+                    push_attr(&mut out, "cx", x);
+                    push_attr(&mut out, "cy", y);
+                    push_attr(&mut out, "r", r);
+                }
+            }
+            out.push_str("/></a>");
+        }
+        out.push_str("</g></svg>\n");
+        out.into_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_keep_three_decimals_and_no_trailing_zeros() {
+        for (v, s) in [
+            (243.0, "243"),
+            (13.990_381, "13.99"),
+            (0.08, "0.08"),
+            (-0.0001, "0"),
+            (2.5, "2.5"),
+        ] {
+            let mut out = String::new();
+            push_num(&mut out, v);
+            assert_eq!(out, s);
+        }
+    }
+
+    #[test]
+    fn the_svg_draws_each_layer_in_order_then_each_link() {
+        const X: &[Stroke] = &[Stroke::Line(20, 20, 80, 80), Stroke::Line(80, 20, 20, 80)];
+        const O: &[Stroke] = &[Stroke::Circle(50, 50, 30)];
+        let pen = Pen {
+            colour: "#222",
+            width: 6.0,
+            round: true,
+        };
+        let picture = Picture {
+            width: 90.0,
+            height: 90.0,
+            layers: vec![
+                Layer {
+                    class: "grid",
+                    shapes: Shapes::Lines(
+                        Pen {
+                            round: false,
+                            ..pen
+                        },
+                        vec![
+                            [30.0, 0.0, 30.0, 90.0],
+                            [0.0, 30.0, 90.0, 30.0],
+                            [0.0, 0.0, 1.0, 1.0],
+                        ],
+                    ),
+                },
+                Layer {
+                    class: "x",
+                    shapes: Shapes::Marks(pen, X, vec![[0.0, 0.0, 30.0]]),
+                },
+                Layer {
+                    class: "o",
+                    shapes: Shapes::Marks(pen, O, vec![[30.0, 30.0, 30.0]]),
+                },
+                Layer {
+                    class: "dots",
+                    shapes: Shapes::Dots("#c8102e", 0.3, vec![[1.0, 2.0]]),
+                },
+            ],
+            links: vec![
+                Link {
+                    href: "a&b.html".into(),
+                    title: "X \"top\"".into(),
+                    area: Area::Square([0.0, 0.0, 30.0]),
+                },
+                Link {
+                    href: "c.html".into(),
+                    title: "c".into(),
+                    area: Area::Disc([1.0, 2.0, 0.5]),
+                },
+            ],
+        };
+        let svg = String::from_utf8(picture.svg("T<", "D")).unwrap();
+        assert_eq!(
+            svg,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 90 90\" role=\"img\">\
+<title>T&lt;</title><desc>D</desc><rect width=\"90\" height=\"90\" fill=\"#fff\"/>\
+<path class=\"grid\" fill=\"none\" stroke=\"#222\" stroke-width=\"6\" d=\"M30 0v90M0 30h90M0 0L1 1\"/>\
+<g class=\"x\" fill=\"none\" stroke=\"#222\" stroke-width=\"6\" stroke-linecap=\"round\">\
+<path transform=\"matrix(0.3 0 0 0.3 0 0)\" d=\"M20 20L80 80M80 20L20 80\"/></g>\
+<g class=\"o\" fill=\"none\" stroke=\"#222\" stroke-width=\"6\" stroke-linecap=\"round\">\
+<circle transform=\"matrix(0.3 0 0 0.3 30 30)\" cx=\"50\" cy=\"50\" r=\"30\"/></g>\
+<g class=\"dots\" fill=\"#c8102e\"><circle cx=\"1\" cy=\"2\" r=\"0.3\"/></g>\
+<g class=\"links\" fill=\"none\" pointer-events=\"fill\">\
+<a href=\"a&amp;b.html\"><title>X &quot;top&quot;</title><rect x=\"0\" y=\"0\" width=\"30\" height=\"30\"/></a>\
+<a href=\"c.html\"><title>c</title><circle cx=\"1\" cy=\"2\" r=\"0.5\"/></a></g></svg>\n"
+        );
+    }
+}
