@@ -14,6 +14,7 @@ mod kindlegen;
 mod levels;
 mod map;
 mod pdf;
+mod tidy;
 mod tools;
 mod toy_game;
 mod two_player;
