@@ -215,6 +215,15 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// The board's height over its width, as its cells' pictures make it:
+    /// by default a grid of square cells. Every board of a game at one
+    /// set of rules has the same shape, so a page can size the board to
+    /// the room it has before its images are loaded.
+    fn aspect(self) -> f64 {
+        let (rows, cols) = self.grid();
+        rows as f64 / cols as f64
+    }
+
     /// Whether the game has ended.
     fn is_over(self) -> bool {
         self.outcome().is_some()

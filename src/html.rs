@@ -99,9 +99,24 @@ impl Grid for WebGrid<'_> {
     }
 }
 
-/// The grid of `screen` as a table: minified, or `full` for the template.
+/// The grid of `screen` as a table in the box that sizes it (`b`, which
+/// the stylesheet makes the room the page leaves below its heading and
+/// lines): minified, or `full` for the template. A board that is not
+/// square says its height over its width (`--a`, rounded up, so that the
+/// board never overflows its box), for the stylesheet to fit it.
 fn grid(out: &mut String, edition: &Edition, screen: &Screen, full: bool) {
-    out.push_str("<table>");
+    use std::fmt::Write as _;
+    out.push_str("<div class=b");
+    if edition.aspect != 1.0 {
+        let thousandths = (edition.aspect * 1000.0).ceil() as u32;
+        let _ = write!(
+            out,
+            " style=--a:{}.{:03}",
+            thousandths / 1000,
+            thousandths % 1000
+        );
+    }
+    out.push_str("><table>");
     let game = screen.target.game();
     write_grid(
         screen,
@@ -112,7 +127,7 @@ fn grid(out: &mut String, edition: &Edition, screen: &Screen, full: bool) {
             full,
         },
     );
-    out.push_str("</table>");
+    out.push_str("</table></div>");
 }
 
 /// The way back up to the site root from a game's folder: `two-player/`

@@ -258,6 +258,11 @@ pub struct Edition {
     pub screens: Vec<Screen>,
     /// Files beside the web pages, such as `positions.json`.
     pub files: Vec<OutFile>,
+    /// Each board's height over its width ([`Game::aspect`]); every board
+    /// of an edition has the same shape.
+    ///
+    /// [`Game::aspect`]: crate::game::Game::aspect
+    pub aspect: f64,
     /// Whether it is made for paper alone: no web pages, and a PDF as its
     /// only book (the gamebook).
     pub print_only: bool,
@@ -397,6 +402,7 @@ impl Edition {
                 .collect(),
             screens: kept.into_iter().flatten().collect(),
             files: Vec::new(),
+            aspect: self.aspect,
             print_only: self.print_only,
             used: OnceLock::new(),
         })

@@ -46,9 +46,12 @@ pub fn write(book: &Book) -> Vec<u8> {
             (part, text)
         },
     );
+    let id = book_id(&book.edition.title, [&mobi6, &kf8_text], &bytes);
     let book = book.edition;
     let meta = Metadata {
         title: &book.title,
+        id: &id,
+        images: names.iter().filter(|n| ![COVER, THUMB].contains(n)).count() as u32,
         author: AUTHOR,
         start_reading: start as u32,
         cover: names.iter().position(|n| *n == COVER).expect("a cover") as u32,
@@ -56,6 +59,31 @@ pub fn write(book: &Book) -> Vec<u8> {
         shared: Some(names.len() as u32 + 1), // and the RESC record
     };
     container(mobi6, &bytes, &meta, Some((&part, kf8_text)))
+}
+
+/// The book's stable id (EXTH 113), shaped as the UUID calibre writes
+/// there: a hash of its title, its text records and its images, so the
+/// same flags give the same id and another book another.
+fn book_id(title: &str, texts: [&TextRecords; 2], images: &[&[u8]]) -> String {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(title.as_bytes());
+    for text in texts {
+        for record in text.records.iter().chain(&text.huff) {
+            h.update(record);
+        }
+    }
+    for image in images {
+        h.update(image);
+    }
+    let hex = format!("{:032x}", h.digest128());
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
 }
 
 /// A reader for what [`container`] writes: the records, and the text put
@@ -74,6 +102,31 @@ pub mod read {
             .chain([file.len()])
             .collect();
         offsets.windows(2).map(|w| &file[w[0]..w[1]]).collect()
+    }
+
+    /// The EXTH records of the part whose record 0 is `r0`, in order.
+    pub fn exth(r0: &[u8]) -> Vec<(u32, &[u8])> {
+        let at = 16 + u32_at(r0, 20) as usize;
+        assert_eq!(&r0[at..at + 4], b"EXTH");
+        let mut p = at + 12;
+        (0..u32_at(r0, at + 8))
+            .map(|_| {
+                let (kind, len) = (u32_at(r0, p), u32_at(r0, p + 4) as usize);
+                p += len;
+                (kind, &r0[p - len + 8..p])
+            })
+            .collect()
+    }
+
+    /// The record 0 of each part: the MOBI 6 part's, then the KF8 part's
+    /// if there is one.
+    pub fn parts(file: &[u8]) -> Vec<&[u8]> {
+        let recs = records(file);
+        let mut out = vec![recs[0]];
+        if let Some(b) = recs.iter().position(|r| *r == b"BOUNDARY") {
+            out.push(recs[b + 1]);
+        }
+        out
     }
 
     /// A big-endian u32 at `at`.
@@ -132,6 +185,8 @@ mod tests {
             title: "A Test Book",
             author: "Someone",
             start_reading: 7,
+            id: "0123",
+            images: 0,
             cover: 1,
             thumb: Some(2),
             shared: None,
@@ -227,9 +282,9 @@ mod tests {
 
     #[test]
     fn exth_is_padded_and_counted() {
-        let e = exth(&meta(), None);
+        let e = super::container::exth(&meta(), None);
         assert_eq!(e.len() % 4, 0);
-        assert_eq!(u32_at(&e, 8), 8);
+        assert_eq!(u32_at(&e, 8), 15);
         let len = u32_at(&e, 4) as usize;
         assert!(len <= e.len() && e.len() - len < 4);
     }

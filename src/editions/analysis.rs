@@ -266,6 +266,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
             screen(solver, b, plain)
         }),
         files: vec![OutFile::new(JSON, positions_json(solver))],
+        aspect: solver.graph().root().aspect(),
         print_only: false,
         used: Default::default(),
     }

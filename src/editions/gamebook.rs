@@ -295,6 +295,7 @@ first; in the second the book does.",
         ],
         screens,
         files: Vec::new(),
+        aspect: solver.graph().root().aspect(),
         print_only: true,
         used: Default::default(),
     }

@@ -59,6 +59,7 @@ pub fn edition<G: Game>(
             screen(start, b, depth, analysis)
         }),
         files: Vec::new(),
+        aspect: start.aspect(),
         print_only: false,
         used: Default::default(),
     }

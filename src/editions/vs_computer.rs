@@ -278,6 +278,7 @@ only links. Easy games can be won; a perfect computer never loses.",
             .collect(),
         screens: screens.into_iter().flatten().collect(),
         files: Vec::new(),
+        aspect: solver.graph().root().aspect(),
         print_only: false,
         used: Default::default(),
     }

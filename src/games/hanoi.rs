@@ -24,6 +24,14 @@ pub const MIN_DISCS: u8 = 3;
 /// The most discs: 3^7 = 2,187 positions.
 pub const MAX_DISCS: u8 = 7;
 
+/// The height of a cell of the air above a peg, in the units of its width
+/// of 100: room for a lifted disc.
+pub const AIR: u32 = 34;
+/// The height of a level of a peg, one flat disc.
+pub const LEVEL: u32 = 23;
+/// The height of a peg's bottom level: a disc and the base.
+pub const BOTTOM: u32 = 33;
+
 /// Which puzzle: how many discs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -351,6 +359,13 @@ is solved in the fewest moves, 2^N - 1 for N discs.",
 
     fn grid(self) -> (usize, usize) {
         (usize::from(self.discs) + 1, 3)
+    }
+
+    /// The air, the levels above the bottom one and the bottom level, over
+    /// three cells of 100.
+    fn aspect(self) -> f64 {
+        let levels = u32::from(self.discs) - 1;
+        f64::from(AIR + LEVEL * levels + BOTTOM) / 300.0
     }
 
     fn face(self, index: usize) -> Face<u8> {

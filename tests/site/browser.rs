@@ -2,6 +2,7 @@
 //! headless Chromium and axe-core (tests/e2e, run with node's test runner),
 //! the Nu HTML Checker over every web page, and linkchecker over the site.
 
+use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -92,6 +93,36 @@ fn every_hanoi_board_fits_one_screen_in_chromium() {
     let t = text(&o);
     assert!(o.status.success(), "{t}");
     assert!(t.contains("# fail 0") && t.contains("# pass 5"), "{t}");
+}
+
+/// The board as large as each screen allows: Chromium measures each web
+/// folder's first page and its two wordiest at ten sizes, from a 360x640
+/// phone to a 1860x2480 Kindle Scribe, portrait and landscape.
+#[test]
+fn every_web_board_is_as_large_as_the_screen_allows_and_seamless() {
+    let ready = runs("node", &["--version"])
+        && Path::new("/usr/bin/chromium").is_file()
+        && node_modules_have("playwright-core");
+    if !have(
+        "node, Chromium and tests/e2e/node_modules (npm ci --prefix tests/e2e)",
+        ready,
+    ) {
+        return;
+    }
+    let o = Command::new("node")
+        .args(["--test"])
+        .arg(e2e().join("size.test.mjs"))
+        .env("SITE_DIR", built())
+        .output()
+        .expect("node runs");
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("# fail 0") && t.contains("# pass 1"), "{t}");
+    let _ = writeln!(
+        std::io::stderr(),
+        "{}",
+        t.lines().find(|l| l.contains("least fill")).unwrap_or("")
+    );
 }
 
 #[test]

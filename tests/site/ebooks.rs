@@ -230,6 +230,37 @@ fn the_vs_computer_mobi_plays_like_the_site() {
     assert!(text.contains("<br>The computer played "));
 }
 
+/// What a real Kindle reads in record 0 of both parts, beyond what desktop
+/// readers need: the id (113) beside `EBOK` (501), kindlegen's count of
+/// images (131), and its creator records (204 to 207, 535); the same id for
+/// the same book, another for another.
+#[test]
+fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
+    let mut ids = BTreeSet::new();
+    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+        let file = std::fs::read(book(&format!("{name}.mobi"))).unwrap();
+        let parts = mobi::read::parts(&file);
+        assert_eq!(parts.len(), 2, "{name}: MOBI 6 and KF8");
+        let mut seen = Vec::new();
+        for r0 in parts {
+            let exth: BTreeMap<u32, &[u8]> = mobi::read::exth(r0).into_iter().collect();
+            assert_eq!(exth[&501], b"EBOK", "{name}");
+            let id = std::str::from_utf8(exth[&113]).unwrap();
+            assert_eq!(id.len(), 36, "{name}: a UUID's shape, {id}");
+            assert_eq!(exth[&204], 201u32.to_be_bytes(), "{name}");
+            assert_eq!(exth[&205], 2u32.to_be_bytes(), "{name}");
+            assert_eq!(exth[&206], 9u32.to_be_bytes(), "{name}");
+            assert_eq!(exth[&207], 0u32.to_be_bytes(), "{name}");
+            assert_eq!(exth[&535], b"1028-0897292", "{name}");
+            let images = images(name).len() as u32 - 1;
+            assert_eq!(exth[&131], images.to_be_bytes(), "{name}: every cell image");
+            seen.push(id.to_string());
+        }
+        assert_eq!(seen[0], seen[1], "{name}: one id for both parts");
+        assert!(ids.insert(seen[0].clone()), "{name}: an id of its own");
+    }
+}
+
 #[test]
 fn every_filepos_lands_on_the_start_of_a_board_or_the_opening_page() {
     for name in BOOKS {

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 use resvg::{tiny_skia, usvg};
+use tictactoe_book::games::hanoi;
 
 /// Side of a square image, in pixels: three make a 480-pixel board, which
 /// fits the first Kindles' 600x800 screen (about 520 pixels usable) with
@@ -192,9 +193,9 @@ fn half_width(k: u8) -> f64 {
 /// and the base.
 fn tower_height(t: Tower) -> u32 {
     match t {
-        Tower::Air { .. } | Tower::Lifted(_) => 34,
-        Tower::Level { bottom: false, .. } => 23,
-        Tower::Level { bottom: true, .. } => 33,
+        Tower::Air { .. } | Tower::Lifted(_) => hanoi::AIR,
+        Tower::Level { bottom: false, .. } => hanoi::LEVEL,
+        Tower::Level { bottom: true, .. } => hanoi::BOTTOM,
     }
 }
 

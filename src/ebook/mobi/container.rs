@@ -22,6 +22,13 @@ pub struct Metadata<'a> {
     pub cover: u32,
     /// Index of the cover's thumbnail among the images (EXTH 202).
     pub thumb: Option<u32>,
+    /// The book's own stable id, its ASIN (EXTH 113): a Kindle shows a
+    /// sideloaded book's cover on its lock screen and in its library only
+    /// with both 113 and 501 `EBOK` (kindling issue 26).
+    pub id: &'a str,
+    /// The images other than the cover and its thumbnail (EXTH 131, as
+    /// kindlegen counts them).
+    pub images: u32,
     /// In a combined file, the count of resources the KF8 part shares, the
     /// images and the RESC record (EXTH 125; the cover is then also named
     /// as KF8 names it, EXTH 129).
@@ -44,6 +51,18 @@ pub(super) fn fcis(text_length: u32) -> Vec<u8> {
 
 pub(super) const EOF: [u8; 4] = [0xe9, 0x8e, 0x0d, 0x0a];
 
+/// The creator records kindlegen 2.9 on Linux writes in both parts: its
+/// platform (EXTH 204: 201), major, minor and build version (205 to 207:
+/// 2, 9, 0) and its build (535). Firmware reads them to choose the KF8
+/// reader (boko's notes), and calibre and kindling write the same.
+pub(super) const CREATOR: [(u32, &[u8]); 5] = [
+    (204, &201u32.to_be_bytes()),
+    (205, &2u32.to_be_bytes()),
+    (206, &9u32.to_be_bytes()),
+    (207, &0u32.to_be_bytes()),
+    (535, b"1028-0897292"),
+];
+
 /// The EXTH header; `boundary` (EXTH 121) is the KF8 part's record 0, for
 /// the MOBI 6 part of a combined file.
 pub(super) fn exth(meta: &Metadata, boundary: Option<u32>) -> Vec<u8> {
@@ -52,10 +71,13 @@ pub(super) fn exth(meta: &Metadata, boundary: Option<u32>) -> Vec<u8> {
         (503, meta.title.as_bytes().to_vec()),
         (524, b"en".to_vec()),
         (501, b"EBOK".to_vec()),
+        (113, meta.id.as_bytes().to_vec()),
+        (131, meta.images.to_be_bytes().to_vec()),
         (116, meta.start_reading.to_be_bytes().to_vec()),
         (201, meta.cover.to_be_bytes().to_vec()),
         (203, 0u32.to_be_bytes().to_vec()),
     ];
+    recs.extend(CREATOR.iter().map(|(kind, data)| (*kind, data.to_vec())));
     if let Some(thumb) = meta.thumb {
         recs.push((202, thumb.to_be_bytes().to_vec()));
     }

@@ -1,0 +1,108 @@
+// The board as large as each screen allows: in every web edition of both
+// games, at every size from a phone to a Kindle Scribe, portrait and
+// landscape, the links, the heading, the lines under it and the whole
+// board lie on one screen; the board fills at least 80% of the width, or
+// 80% of the height the rest leaves; and its rows and columns of images
+// touch, with no seam. Pages: each folder's first by name, and the two with the
+// most words above the board (the heading and lines wrap on a phone).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SITE, browser } from './lib.mjs';
+
+export const SIZES = [
+  [360, 640], [390, 844], [600, 800], [800, 600], [1072, 1448],
+  [1448, 1072], [1264, 1680], [1280, 800], [1920, 1080], [1860, 2480],
+].map(([width, height]) => ({ width, height }));
+
+/** Every folder of web pages under `dir` (relative), sorted. */
+async function folders(dir = '') {
+  const out = [];
+  const entries = (await readdir(join(SITE, dir), { withFileTypes: true }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  if (dir && entries.some((e) => e.isFile() && e.name.endsWith('.html'))) out.push(dir);
+  for (const e of entries) if (e.isDirectory()) out.push(...await folders(join(dir, e.name)));
+  return out;
+}
+
+/** The words above a page's board. */
+function above(html) {
+  const start = html.indexOf('<h1>');
+  const end = html.indexOf('<div class=b');
+  return start < 0 || end < 0 ? '' : html.slice(start, end).replace(/<[^>]*>/g, ' ');
+}
+
+test('every web board is as large as the screen allows, whole and seamless', async () => {
+  const b = await browser(SIZES[0]);
+  const worst = {};
+  try {
+    const dirs = await folders();
+    assert.ok(dirs.includes('two-player') && dirs.includes('hanoi') && dirs.includes('vs-computer/16'), dirs.join());
+    let measured = 0;
+    for (const dir of dirs) {
+      const names = (await readdir(join(SITE, dir))).filter((f) => f.endsWith('.html')).sort();
+      // A folder of boards (not the books' single files).
+      if (!(await readFile(join(SITE, dir, names[0]), 'utf8')).includes('<div class=b')) continue;
+      const words = await Promise.all(names.map(async (name) =>
+        ({ name, n: above(await readFile(join(SITE, dir, name), 'utf8')).length })));
+      const pages = new Set([names[0], ...words.sort((a, c) => c.n - a.n).slice(0, 2).map((w) => w.name)]);
+      for (const name of pages) {
+        await b.page.goto(pathToFileURL(join(SITE, dir, name)).href);
+        for (const size of SIZES) {
+          const where = `${dir}/${name} at ${size.width}x${size.height}`;
+          await b.page.setViewportSize(size);
+          const seen = await b.page.evaluate(() => {
+            const box = (e) => {
+              const r = e.getBoundingClientRect();
+              return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+            };
+            const main = document.querySelector('main');
+            const table = main.querySelector('table');
+            return {
+              others: [...main.querySelectorAll('p a, h1, main > p')].map(box),
+              table: box(table),
+              rows: [...table.rows].map((tr) => [...tr.querySelectorAll('img')].map(box)),
+              scroll: [window.scrollX, window.scrollY],
+              width: document.documentElement.clientWidth,
+              height: window.innerHeight,
+            };
+          });
+          assert.deepEqual(seen.scroll, [0, 0], where);
+          const inside = (r) => r.left >= -0.5 && r.top >= -0.5
+            && r.right <= seen.width + 0.5 && r.bottom <= seen.height + 0.5;
+          for (const r of [...seen.others, seen.table]) {
+            assert.ok(inside(r), `${where}: ${JSON.stringify(r)} is off the screen`);
+          }
+          // The fill: of the width, or of the height left below the words.
+          const t = seen.table;
+          const fill = Math.max(t.width / seen.width, t.height / (seen.height - t.top));
+          assert.ok(fill >= 0.8, `${where}: the board fills ${fill.toFixed(2)}`);
+          const key = `${size.width}x${size.height}`;
+          worst[key] = Math.min(worst[key] ?? 1, fill);
+          // No seams: each image touches the next in its row, each row the
+          // next, and the rows make the board's whole height.
+          let bottom = t.top;
+          for (const [i, row] of seen.rows.entries()) {
+            assert.ok(Math.abs(row[0].top - bottom) <= 0.5, `${where}: a gap above row ${i}`);
+            assert.ok(Math.abs(row[0].left - t.left) <= 0.5, `${where}: row ${i} starts inside`);
+            for (let c = 1; c < row.length; c += 1) {
+              assert.ok(Math.abs(row[c].left - row[c - 1].right) <= 0.5, `${where}: a gap in row ${i}`);
+              assert.ok(Math.abs(row[c].top - row[0].top) <= 0.5 && Math.abs(row[c].height - row[0].height) <= 0.5,
+                `${where}: row ${i} is ragged`);
+            }
+            bottom = row[0].bottom;
+          }
+          assert.ok(Math.abs(bottom - t.bottom) <= 0.5, `${where}: a gap under the last row`);
+          measured += 1;
+        }
+      }
+    }
+    assert.ok(measured >= 200, `measured ${measured}`);
+    // The least fill at each size, for the record.
+    console.log(`# least fill: ${Object.entries(worst).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+  } finally {
+    await b.close();
+  }
+});
