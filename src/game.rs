@@ -109,6 +109,10 @@ pub struct Texts {
     /// The rules, the first paragraph of every book's opening page and
     /// the game's "How to play" on the home page.
     pub rules: &'static str,
+    /// The rules as paper says them, for the PDFs' opening page: a number
+    /// printed in a square to turn to, not a link, and turning back, not
+    /// going back.
+    pub paper_rules: &'static str,
     /// What the play edition is, for the home page and its books.
     pub play_about: &'static str,
     /// The words of the play edition's start link.

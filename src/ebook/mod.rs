@@ -44,6 +44,11 @@ pub fn intro(edition: &Edition) -> [&'static str; 2] {
     [edition.texts.rules, edition.about]
 }
 
+/// [`intro`] as paper says it: the rules in the words of pages to turn to.
+pub fn intro_on_paper(edition: &Edition) -> [&'static str; 2] {
+    [edition.texts.paper_rules, edition.about]
+}
+
 /// The text under a book's grid: the heading and each line, joined.
 pub fn caption(screen: &Screen) -> impl Iterator<Item = &str> {
     std::iter::once(screen.heading.as_str()).chain(screen.lines.iter().map(String::as_str))
@@ -118,6 +123,10 @@ pub struct Format {
     pub name: &'static str,
     /// The ending of the book's file after its stem ([`Edition::book_stem`]).
     pub suffix: &'static str,
+    /// The book's other files a reader needs, by what the home page calls
+    /// each and its ending (the Kindle source's OPF, which kindlegen
+    /// reads), made whenever the book is.
+    pub also: &'static [(&'static str, &'static str)],
     /// The budget the book's file answers to.
     pub budget: Budget,
     /// Writes every file the format makes of a book, the book itself
@@ -163,24 +172,28 @@ pub const FORMATS: [Format; 4] = [
     Format {
         name: "MOBI",
         suffix: ".mobi",
+        also: &[],
         budget: Budget::Mobi,
         write: |f, book, _| f.one(book, mobi::write(book)),
     },
     Format {
         name: "EPUB",
         suffix: ".epub",
+        also: &[],
         budget: Budget::Epub,
         write: |f, book, _| f.one(book, epub::write(book)),
     },
     Format {
         name: "single HTML file",
         suffix: "-kindle.html",
+        also: &[("its OPF", "-kindle.opf")],
         budget: Budget::None,
         write: kindle_source,
     },
     Format {
         name: "PDF",
         suffix: ".pdf",
+        also: &[],
         budget: Budget::Pdf,
         write: |f, book, budgets| {
             let pages = pdf::pages(book.edition);
@@ -206,7 +219,7 @@ fn kindle_source(format: &Format, book: &Book, _: &Budgets) -> Made {
     let edition = book.edition;
     let mut files = vec![
         Format::file(edition, format.suffix, kindle_html::write(edition)),
-        Format::file(edition, "-kindle.opf", kindle_html::opf(edition)),
+        Format::file(edition, format.also[0].1, kindle_html::opf(edition)),
     ];
     for (name, gif) in images(edition, book.assets) {
         files.push(BookFile {

@@ -23,7 +23,7 @@ use pdf_writer::types::{
 use pdf_writer::{Chunk, Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
 use rustc_hash::FxHashMap;
 
-use super::{caption, deflate, intro};
+use super::{caption, deflate, intro_on_paper};
 use crate::assets::{Assets, FONT};
 use crate::game::Stroke;
 use crate::picture::{Pen, Picture, Shapes};
@@ -264,7 +264,7 @@ impl Layout<'_, '_> {
         let mut y = PAGE.1 - MARGIN - 20.0;
         let mut runs = Vec::new();
         self.paragraph(&book.title, 20.0, &mut y, &mut runs);
-        for paragraph in intro(book) {
+        for paragraph in intro_on_paper(book) {
             self.paragraph(paragraph, 11.0, &mut y, &mut runs);
         }
         let mut links = Vec::new();
@@ -419,7 +419,7 @@ fn all_text(book: &Edition) -> BTreeSet<char> {
     let mut chars: BTreeSet<char> = "0123456789: turn to page".chars().collect();
     let mut add = |s: &str| chars.extend(s.chars());
     add(&book.title);
-    for p in intro(book) {
+    for p in intro_on_paper(book) {
         add(p);
     }
     for (line, _) in &book.contents {

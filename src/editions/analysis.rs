@@ -148,13 +148,17 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
     s
 }
 
-/// `positions.json`: every position with its value and the value of each
-/// move, in id order.
+/// How `positions.json` numbers a move's square, said in the file itself.
+pub const SQUARES: &str = "a move's square is its cell, numbered from 0 in reading order \
+(0 at the top left); a game record numbers tic-tac-toe's squares from 1 to 9";
+
+/// `positions.json`: how it numbers squares ([`SQUARES`]), then every
+/// position with its value and the value of each move, in id order.
 pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
     use std::fmt::Write as _;
     // Written straight into the file: it holds every position and move.
     let mut out = String::with_capacity(200 * solver.graph().boards().len());
-    out.push_str("{\"positions\":[\n");
+    let _ = write!(out, "{{\"squares\":\"{SQUARES}\",\"positions\":[\n");
     for (i, &board) in solver.graph().boards().iter().enumerate() {
         if i > 0 {
             out.push_str(",\n");

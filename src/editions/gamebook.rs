@@ -2,7 +2,7 @@
 //! computer, in two halves as in Tic Tac Tome. In the first you move
 //! first; in the second the book does. Every position you can face is one
 //! page, however many move orders reach it, and a square names the page
-//! of the position after your move and the book's reply.
+//! of the position after your move and the computer's reply.
 //!
 //! Invariant: the book only ever plays a best move (the solver's top
 //! score), so it never loses; among equally good replies it takes the one
@@ -280,16 +280,17 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>) -> Edition {
         texts: G::TEXTS,
         images: G::IMAGES,
         about: "Play on paper: each page is a board you face. Choose an empty square and turn \
-to the page printed in it; there you find your move and the book's reply. On a screen, the \
-square is also a link. The book plays perfectly: it never loses. In the first half you move \
-first; in the second the book does.",
+to the page printed in it; there you find your move, and under the heading the square the \
+computer answered in. On a screen, the square is also a link. The computer \
+plays perfectly: it never loses. In the first half you move first; in the second the computer \
+does.",
         contents: vec![
             (
                 format!("You move first ({})", side(&halves[0])),
                 halves[0].at(halves[0].start),
             ),
             (
-                format!("The book moves first, you are {}", side(&halves[1])),
+                format!("The computer moves first, you are {}", side(&halves[1])),
                 halves[1].at(halves[1].start),
             ),
         ],

@@ -279,6 +279,10 @@ impl Game for Hanoi {
     const TEXTS: Texts = Texts {
         title: "The Towers of Hanoi",
         stem: "towers",
+        paper_rules: "Move every disc from the left peg to the right peg, one at a time, never a \
+larger disc on a smaller one. Choose a peg to lift its top disc, then the peg to put it on: each \
+peg you may choose prints the number of the page after that choice (on a screen, it is also a \
+link). To take a move back, turn back to the page you came from.",
         rules: "Move every disc from the left peg to the right peg, one at a time, never a \
 larger disc on a smaller one. Select a peg to lift its top disc, then select the peg to put \
 it on. To take a move back, go back.",

@@ -133,23 +133,33 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
     if !maps.is_empty() {
         w.heading("h2", Some("maps"), "Maps: a whole game in one picture");
         w.p(|w| w.text("Each map is one drawing of a whole game, generated from the solver: the map of optimal tic-tac-toe for X and for O, after xkcd 832 (your move is the large red mark; when the other side answers in a square, that square holds the map from there), and every position of the Towers of Hanoi. Zoom in as far as you like; every move in the map is a link to its board."));
+        // Each map a picture with its words under it, the link's name
+        // (the picture says nothing more, so its text is empty).
         w.p(|w| {
             for (i, (file, words)) in maps.iter().enumerate() {
                 if i > 0 {
                     w.text(" ");
                 }
                 // Attributes in minify-html's order.
-                w.link(file, |w| {
-                    w.out.push_str("<img alt=");
-                    w.value(words);
-                    w.out.push_str(" height=");
-                    w.value("240");
-                    w.out.push_str(" src=");
-                    w.value(file);
-                    w.out.push_str(" width=");
-                    w.value("240");
-                    w.out.push('>');
+                w.out.push_str("<a class=");
+                w.value("m");
+                w.out.push_str(" href=");
+                w.value(file);
+                // An empty value: bare, as minify-html writes it.
+                w.out.push_str(if w.full {
+                    "><img alt=\"\""
+                } else {
+                    "><img alt"
                 });
+                w.out.push_str(" height=");
+                w.value("240");
+                w.out.push_str(" src=");
+                w.value(file);
+                w.out.push_str(" width=");
+                w.value("240");
+                w.out.push('>');
+                w.text(words);
+                w.out.push_str("</a>");
             }
         });
         w.p(|w| {
@@ -178,6 +188,11 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
                 }
                 first = false;
                 w.link(&file, |w| w.text(format.name));
+                for (name, suffix) in format.also {
+                    w.text(", ");
+                    let stem = file.strip_suffix(format.suffix).unwrap_or(&file);
+                    w.link(&format!("{stem}{suffix}"), |w| w.text(name));
+                }
             }
         }
     });
@@ -202,7 +217,7 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
         w.text(" file onto the reader.");
     });
     w.p(|w| {
-        w.text("The single HTML file is for converting yourself, with calibre or Kindle Previewer.")
+        w.text("The single HTML file and its OPF are for converting yourself, with kindlegen, calibre or Kindle Previewer: download both, and the GIF images the OPF names, into one folder.")
     });
     w.heading("h2", Some("print"), "On paper, or as a PDF on a tablet");
     for e in &print {

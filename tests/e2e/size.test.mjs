@@ -106,3 +106,38 @@ test('every web board is as large as the screen allows, whole and seamless', asy
     await b.close();
   }
 });
+
+// Links a finger can hit: on a phone and a desktop, every link of the home
+// page, and of a tic-tac-toe page of each web edition, is at least 44 by
+// 44 CSS pixels, and no two links overlap; a link in a sentence does not
+// break its line.
+test('every link of the home page and the tic-tac-toe pages is 44 pixels or more, apart', async () => {
+  const b = await browser(SIZES[1]);
+  try {
+    for (const page of ['index.html', 'two-player/0.html', 'analysis/0.html', 'vs-computer/1/0.html']) {
+      await b.page.goto(pathToFileURL(join(SITE, page)).href);
+      for (const size of [SIZES[1], { width: 1280, height: 800 }]) {
+        const where = `${page} at ${size.width}x${size.height}`;
+        await b.page.setViewportSize(size);
+        const links = await b.page.evaluate(() => [...document.querySelectorAll('a')].map((a) => {
+          const r = a.getBoundingClientRect();
+          return { text: a.textContent || a.querySelector('img')?.alt, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        }));
+        assert.ok(links.length > 3, where);
+        for (const l of links) {
+          assert.ok(l.right - l.left >= 44 && l.bottom - l.top >= 44,
+            `${where}: "${l.text}" is ${(l.right - l.left).toFixed(1)}x${(l.bottom - l.top).toFixed(1)}`);
+        }
+        for (const [i, a] of links.entries()) {
+          for (const c of links.slice(i + 1)) {
+            const overlap = Math.min(a.right, c.right) - Math.max(a.left, c.left) > 0.5
+              && Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top) > 0.5;
+            assert.ok(!overlap, `${where}: "${a.text}" and "${c.text}" overlap`);
+          }
+        }
+      }
+    }
+  } finally {
+    await b.close();
+  }
+});

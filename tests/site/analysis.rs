@@ -98,11 +98,15 @@ fn every_analysis_page_shows_each_moves_verdict_and_links_inside_the_edition() {
 /// A tiny reader for the one JSON shape we write, so the check does not
 /// trust the writer: splits `positions.json` into its position objects.
 fn positions(text: &str) -> Vec<&str> {
-    let body = text
+    let (head, body) = text
         .trim()
-        .strip_prefix("{\"positions\":[")
-        .and_then(|t| t.strip_suffix("]}"))
-        .expect("the {\"positions\": [...]} shape");
+        .split_once("\"positions\":[")
+        .expect("the {\"squares\": ..., \"positions\": [...]} shape");
+    assert!(
+        head.starts_with("{\"squares\":\"a move's square is its cell, numbered from 0"),
+        "{head}"
+    );
+    let body = body.strip_suffix("]}").expect("the positions' end");
     body.trim()
         .trim_start_matches('\n')
         .split("},\n{")

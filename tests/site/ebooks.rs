@@ -635,3 +635,17 @@ fn mobitool_reads_kf8(name: &str, boards: usize, cells: usize) {
         }
     }
 }
+
+/// The home page offers each book in each of its formats, and the Kindle
+/// source's OPF beside its HTML (what kindlegen reads), each file there.
+#[test]
+fn the_home_page_offers_every_book_file_a_reader_needs() {
+    let home = std::fs::read_to_string(built().join("index.html")).unwrap();
+    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+        for ending in [".mobi", ".epub", "-kindle.html", "-kindle.opf"] {
+            let file = format!("ebooks/{name}{ending}");
+            assert!(home.contains(&format!("<a href={file}>")), "{file}");
+            assert!(built().join(&file).is_file(), "{file}");
+        }
+    }
+}

@@ -440,11 +440,14 @@ fn page_exists(href: &str) -> bool {
 fn the_home_page_shows_each_map_and_links_to_it() {
     let home = std::fs::read_to_string(built().join("index.html")).unwrap();
     for file in ["tictactoe-x", "tictactoe-o", "hanoi"] {
-        let link = format!("<a href=map/{file}.svg><img alt=");
+        // The picture, and under it the words that name the link.
+        let link = format!("<a class=m href=map/{file}.svg><img alt ");
         let at = home.find(&link).unwrap_or_else(|| panic!("{file}"));
         let img = &home[at + link.len()..];
-        let img = &img[..img.find('>').unwrap()];
+        let (img, words) = img.split_once('>').unwrap();
         assert!(img.contains(&format!(" src=map/{file}.svg ")), "{img}");
+        let words = &words[..words.find("</a>").unwrap()];
+        assert!(words.starts_with("The map of "), "{words}");
     }
     assert!(home.contains("<a href=ebooks/map-poster.pdf>"));
 }

@@ -67,6 +67,7 @@ impl Game for Nim {
         title: "Nim",
         stem: "nim",
         rules: "Take one or more tokens from one heap; whoever takes the last token wins.",
+        paper_rules: "Take one or more tokens from one heap; whoever takes the last token wins.",
         play_about: "Play with a friend: take turns taking tokens.",
         play_start: "Start a game",
         analysis_about: "Every heap says what taking from it is worth.",

@@ -106,6 +106,10 @@ impl Game for Board {
         title: "Tic-Tac-Toe",
         stem: "tictactoe",
         rules: RULES,
+        paper_rules: "X moves first. Choose an empty square to place your mark; three in a row \
+wins. Each board is a page of its own, and each empty square you may choose prints the number \
+of the page with the board after that move (on a screen, it is also a link). To take a move \
+back, turn back to the page you came from.",
         play_about: "Play with a friend: take turns with the same screen.",
         play_start: "Start a game",
         analysis_about: "Every empty square says what that move is worth to the player \
