@@ -158,7 +158,7 @@ pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
     use std::fmt::Write as _;
     // Written straight into the file: it holds every position and move.
     let mut out = String::with_capacity(200 * solver.graph().boards().len());
-    let _ = write!(out, "{{\"squares\":\"{SQUARES}\",\"positions\":[\n");
+    let _ = writeln!(out, "{{\"squares\":\"{SQUARES}\",\"positions\":[");
     for (i, &board) in solver.graph().boards().iter().enumerate() {
         if i > 0 {
             out.push_str(",\n");
