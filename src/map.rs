@@ -19,6 +19,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::game::{Game, MapStyle, Side};
+use crate::markup;
 use crate::picture::{Area, Layer, Link, Pen, Picture, Shapes};
 use crate::screen::push_page_name;
 use crate::solver::Solver;
@@ -44,16 +45,93 @@ pub struct Map {
     pub title: String,
     /// What it shows (the SVG's `<desc>`).
     pub about: String,
+    /// Its marks and lines in a sentence or two, shown above it.
+    pub legend: String,
+    /// Words at points of the picture (in its units), shown under them:
+    /// a puzzle's start and goal.
+    pub labels: Vec<([f64; 2], &'static str)>,
     /// Its height over its width.
     pub aspect: f64,
     /// Boards drawn (a puzzle: its nodes).
     pub boards: usize,
 }
 
+/// The width of a map's SVG in its own units, the picture scaled to it.
+const FRAME: f64 = 729.0;
+/// The band above the picture: the title, the legend and the way home.
+const HEAD: f64 = 100.0;
+/// The legend's font size, and the characters a line of it holds.
+const LEGEND: (f64, usize) = (16.0, 84);
+
+/// `text` broken at spaces into lines of at most `width` characters.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.len() + 1 + word.len() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 impl Map {
-    /// The standalone SVG document.
+    /// The standalone SVG document: a page a stranger understands on its
+    /// own, with the map's title, its legend and a link home above the
+    /// picture, and its labels (a puzzle's start and goal) in it.
     pub fn svg(&self) -> Vec<u8> {
-        self.picture.svg(&self.title, &self.about)
+        use std::fmt::Write as _;
+        let p = &self.picture;
+        let scale = FRAME / p.width;
+        let height = (HEAD + p.height * scale).ceil();
+        let mut out = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {FRAME} {height}\" \
+role=\"img\" font-family=\"sans-serif\"><title>"
+        );
+        markup::escape(&mut out, &self.title);
+        out.push_str("</title><desc>");
+        markup::escape(&mut out, &self.about);
+        let _ = write!(
+            out,
+            "</desc><rect width=\"{FRAME}\" height=\"{height}\" fill=\"#fff\"/>\
+<text x=\"8\" y=\"30\" font-size=\"22\" font-weight=\"bold\">"
+        );
+        markup::escape(&mut out, &self.title);
+        // Home: the words, and round them an area a finger finds.
+        let _ = write!(
+            out,
+            "</text><a href=\"../index.html#maps\"><rect x=\"{}\" y=\"2\" width=\"80\" \
+height=\"44\" fill=\"none\" pointer-events=\"fill\"/><text x=\"{}\" y=\"30\" \
+font-size=\"20\" text-anchor=\"end\" fill=\"#0b4fb3\" text-decoration=\"underline\">Home\
+</text></a>",
+            FRAME - 82.0,
+            FRAME - 8.0
+        );
+        for (i, line) in wrap(&self.legend, LEGEND.1).iter().enumerate() {
+            let _ = write!(
+                out,
+                "<text x=\"8\" y=\"{}\" font-size=\"{}\">",
+                56.0 + 20.0 * i as f64,
+                LEGEND.0
+            );
+            markup::escape(&mut out, line);
+            out.push_str("</text>");
+        }
+        p.push_nested(&mut out, 0.0, HEAD, FRAME);
+        for &([x, y], words) in &self.labels {
+            let _ = write!(
+                out,
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"18\" font-weight=\"bold\" \
+text-anchor=\"middle\">{words}</text>",
+                x * scale,
+                HEAD + y * scale + 26.0
+            );
+        }
+        out.push_str("</svg>\n");
+        out.into_bytes()
     }
 
     /// Links (a puzzle: its nodes; a marks map: the map player's moves).
@@ -273,6 +351,10 @@ square, that square holds the map of the game from there, a third of the size. {
 loses: every move is the best the solver finds, a win as soon as possible, else a draw. Each \
 of {name}'s moves links to the analysis of the board after it. {boards} boards."
     );
+    let legend = format!(
+        "{name}'s moves are the large red marks, each a link to the analysis of its board. \
+Where {other} answers in a square, that square holds the map from there, a third of the size."
+    );
     // Each board's lines a hundredth of its side, the largest first.
     let mut layers: Vec<Layer> = (m.grids.into_iter().rev())
         .map(|(side, lines)| Layer {
@@ -326,6 +408,8 @@ of {name}'s moves links to the analysis of the board after it. {boards} boards."
         },
         title,
         about,
+        legend,
+        labels: Vec::new(),
         aspect: 1.0,
         boards,
     }
@@ -408,6 +492,10 @@ colour along one side. Each dot links to the analysis of its position. {} positi
         round: true,
     };
     let [off_path, on_path] = dots;
+    let dot = |p: G| {
+        let (x, y) = at(p);
+        [x, y]
+    };
     let layers = vec![
         Layer {
             class: "edges",
@@ -435,6 +523,14 @@ colour along one side. Each dot links to the analysis of its position. {} positi
         },
         title,
         about,
+        legend: "Each dot is a position with no disc lifted, a link to its analysis; a line \
+joins two positions one move apart. The thick red line is the shortest solution, from Start \
+to Goal."
+            .to_string(),
+        labels: vec![
+            (dot(solution[0]), "Start"),
+            (dot(*solution.last().expect("a goal")), "Goal"),
+        ],
         aspect: height / width,
         boards: nodes.len(),
     }

@@ -153,49 +153,78 @@ impl Picture {
     /// stroke of one unit would widen each area by half a unit, over its
     /// neighbour's).
     pub fn svg(&self, title: &str, desc: &str) -> Vec<u8> {
-        let mut out = String::from("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0");
-        out.push(' ');
-        push_num(&mut out, self.width);
-        out.push(' ');
-        push_num(&mut out, self.height);
-        out.push_str("\" role=\"img\"><title>");
+        let mut out = String::from("<svg xmlns=\"http://www.w3.org/2000/svg\"");
+        self.push_view_box(&mut out);
+        out.push_str(" role=\"img\"><title>");
         markup::escape(&mut out, title);
         out.push_str("</title><desc>");
         markup::escape(&mut out, desc);
-        out.push_str("</desc><rect");
-        push_attr(&mut out, "width", self.width);
-        push_attr(&mut out, "height", self.height);
+        out.push_str("</desc>");
+        self.push_body(&mut out);
+        out.push_str("</svg>\n");
+        out.into_bytes()
+    }
+
+    /// The picture as an `<svg>` inside another, its top left at `(x, y)`
+    /// and `width` wide in that one's units, its height as its shape makes
+    /// it.
+    pub fn push_nested(&self, out: &mut String, x: f64, y: f64, width: f64) {
+        out.push_str("<svg");
+        push_attr(out, "x", x);
+        push_attr(out, "y", y);
+        push_attr(out, "width", width);
+        push_attr(out, "height", width * self.height / self.width);
+        self.push_view_box(out);
+        out.push('>');
+        self.push_body(out);
+        out.push_str("</svg>");
+    }
+
+    /// ` viewBox="0 0 width height"`.
+    fn push_view_box(&self, out: &mut String) {
+        out.push_str(" viewBox=\"0 0 ");
+        push_num(out, self.width);
+        out.push(' ');
+        push_num(out, self.height);
+        out.push('"');
+    }
+
+    /// The white ground, the layers and the links.
+    fn push_body(&self, out: &mut String) {
+        out.push_str("<rect");
+        push_attr(out, "width", self.width);
+        push_attr(out, "height", self.height);
         out.push_str(" fill=\"#fff\"/>");
         for layer in &self.layers {
             let class = layer.class;
             match &layer.shapes {
                 Shapes::Lines(pen, lines) => {
                     let _ = write!(out, "<path class=\"{class}\"");
-                    push_pen(&mut out, pen);
+                    push_pen(out, pen);
                     out.push_str(" d=\"");
                     for &[x1, y1, x2, y2] in lines {
                         out.push('M');
-                        push_num(&mut out, x1);
+                        push_num(out, x1);
                         out.push(' ');
-                        push_num(&mut out, y1);
+                        push_num(out, y1);
                         if x1 == x2 {
                             out.push('v');
-                            push_num(&mut out, y2 - y1);
+                            push_num(out, y2 - y1);
                         } else if y1 == y2 {
                             out.push('h');
-                            push_num(&mut out, x2 - x1);
+                            push_num(out, x2 - x1);
                         } else {
                             out.push('L');
-                            push_num(&mut out, x2);
+                            push_num(out, x2);
                             out.push(' ');
-                            push_num(&mut out, y2);
+                            push_num(out, y2);
                         }
                     }
                     out.push_str("\"/>");
                 }
                 Shapes::Marks(pen, strokes, squares) => {
                     let _ = write!(out, "<g class=\"{class}\"");
-                    push_pen(&mut out, pen);
+                    push_pen(out, pen);
                     out.push('>');
                     let mut transform = String::new();
                     for &[x, y, side] in squares {
@@ -208,7 +237,7 @@ impl Picture {
                         }
                         push_num(&mut transform, y);
                         transform.push_str(")\"");
-                        push_strokes(&mut out, strokes, &transform);
+                        push_strokes(out, strokes, &transform);
                     }
                     out.push_str("</g>");
                 }
@@ -216,9 +245,9 @@ impl Picture {
                     let _ = write!(out, "<g class=\"{class}\" fill=\"{colour}\">");
                     for &[x, y] in at {
                         out.push_str("<circle");
-                        push_attr(&mut out, "cx", x);
-                        push_attr(&mut out, "cy", y);
-                        push_attr(&mut out, "r", *r);
+                        push_attr(out, "cx", x);
+                        push_attr(out, "cy", y);
+                        push_attr(out, "r", *r);
                         out.push_str("/>");
                     }
                     out.push_str("</g>");
@@ -228,29 +257,28 @@ impl Picture {
         out.push_str("<g class=\"links\" fill=\"none\" pointer-events=\"fill\">");
         for link in &self.links {
             out.push_str("<a href=\"");
-            markup::escape(&mut out, &link.href);
+            markup::escape(out, &link.href);
             out.push_str("\"><title>");
-            markup::escape(&mut out, &link.title);
+            markup::escape(out, &link.title);
             out.push_str("</title>");
             match link.area {
                 Area::Square([x, y, side]) => {
                     out.push_str("<rect");
-                    push_attr(&mut out, "x", x);
-                    push_attr(&mut out, "y", y);
-                    push_attr(&mut out, "width", side);
-                    push_attr(&mut out, "height", side);
+                    push_attr(out, "x", x);
+                    push_attr(out, "y", y);
+                    push_attr(out, "width", side);
+                    push_attr(out, "height", side);
                 }
                 Area::Disc([x, y, r]) => {
                     out.push_str("<circle");
-                    push_attr(&mut out, "cx", x);
-                    push_attr(&mut out, "cy", y);
-                    push_attr(&mut out, "r", r);
+                    push_attr(out, "cx", x);
+                    push_attr(out, "cy", y);
+                    push_attr(out, "r", r);
                 }
             }
             out.push_str("/></a>");
         }
-        out.push_str("</g></svg>\n");
-        out.into_bytes()
+        out.push_str("</g>");
     }
 }
 

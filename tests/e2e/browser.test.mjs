@@ -237,12 +237,17 @@ for (const [where, base] of BASES) {
           assert.ok(box.left >= -1 && box.top >= -1 && box.right <= viewport.width + 1 && box.bottom <= viewport.height + 1,
             `${file} whole at ${viewport.width}x${viewport.height}: ${JSON.stringify(box)}`);
           assert.ok(box.right - box.left >= 0.9 * viewport.width || box.bottom - box.top >= 0.9 * viewport.height, `${file} fills the window`);
-          const link = first ? b.page.getByRole('link', { name: first, exact: true }) : b.page.locator('a').first();
+          const link = first ? b.page.getByRole('link', { name: first, exact: true }) : b.page.locator('a[href*="hanoi-analysis/"]').first();
           await link.click();
           await b.page.waitForURL((u) => u.href.includes(lands));
           if (file === 'tictactoe-x') assert.equal(await board(b.page), 'x........');
           if (file === 'tictactoe-o') assert.equal(await board(b.page), 'x...o....');
           if (file === 'hanoi') assert.match(await heading(b.page), /: 15 moves left/);
+          // And from the map, home.
+          await b.page.goBack();
+          await b.page.waitForURL(new RegExp(`map/${file}\\.svg$`));
+          await b.page.getByRole('link', { name: 'Home', exact: true }).click();
+          await b.page.waitForURL((u) => u.href.includes('index.html#maps'));
         }
         assert.deepEqual(errors, [], 'no console error');
         assert.deepEqual(b.failed.filter((f) => !host(f.split(': ')[0])), []);

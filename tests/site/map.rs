@@ -33,6 +33,29 @@ fn num(tag: &str, name: &str) -> f64 {
 /// A square of the map, in whole units: x, y and side.
 type Sq = (u32, u32, u32);
 
+/// Where a map's link home leads.
+const HOME: &str = "../index.html#maps";
+
+/// A map as a page of its own: its title shown (not only in `<title>`),
+/// words on its marks and lines, and one link home.
+fn explains_itself(svg: &str) {
+    let title = svg
+        .split("<title>")
+        .nth(1)
+        .and_then(|t| t.split("</title>").next())
+        .unwrap();
+    assert!(
+        svg.contains(&format!("font-weight=\"bold\">{title}</text>")),
+        "the title shown: {title}"
+    );
+    assert_eq!(
+        svg.matches(&format!("<a href=\"{HOME}\">")).count(),
+        1,
+        "one link home"
+    );
+    assert!(svg.contains("a link to"), "the legend says what a link is");
+}
+
 /// The square of a mark: `transform="matrix(k 0 0 k x y)"` on its shape,
 /// drawn in 100 units scaled by k.
 fn mark_square(tag: &str) -> Sq {
@@ -64,9 +87,16 @@ struct MarksMap {
 }
 
 fn read_marks_map(svg: &str) -> MarksMap {
-    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 729 729\""));
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 729 "));
     assert!(!svg[..200].contains(" width=\""), "no fixed size");
     assert!(svg.contains("<title>") && svg.contains("<desc>"));
+    explains_itself(svg);
+    // The picture, under the band of words, in its own units.
+    assert!(
+        svg.contains(
+            "<svg x=\"0\" y=\"100\" width=\"729\" height=\"729\" viewBox=\"0 0 729 729\">"
+        )
+    );
     let mut links = BTreeMap::new();
     let mut marks = BTreeMap::new();
     let mut played = BTreeSet::new();
@@ -75,7 +105,9 @@ fn read_marks_map(svg: &str) -> MarksMap {
     while let Some(at) = rest.find('<') {
         rest = &rest[at..];
         let tag = &rest[..rest.find('>').unwrap() + 1];
-        if tag.starts_with("<a ") {
+        if tag.starts_with("<a ") && attr(tag, "href") == Some(HOME) {
+            rest = &rest[rest.find("</a>").unwrap()..];
+        } else if tag.starts_with("<a ") {
             let end = rest.find("</a>").unwrap();
             let link = &rest[..end];
             assert!(!link[2..].contains("<a "), "links never nest");
@@ -312,6 +344,11 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
     let svg = std::fs::read_to_string(built().join("map/hanoi.svg")).unwrap();
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "));
     assert!(svg.contains("<title>") && svg.contains("<desc>"));
+    explains_itself(&svg);
+    // Its start and its goal, named.
+    for words in ["Start", "Goal"] {
+        assert!(svg.contains(&format!(">{words}</text>")), "{words}");
+    }
     let solver = tictactoe_book::site::hanoi_solver(4);
     let resting: BTreeSet<Hanoi> = solver
         .graph()
@@ -327,6 +364,9 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
     let mut at: BTreeMap<(i64, i64), Hanoi> = BTreeMap::new();
     for link in svg.split("<a ").skip(1) {
         let href = attr(&format!(" {link}"), "href").unwrap().to_string();
+        if href == HOME {
+            continue;
+        }
         let key = href
             .strip_prefix("../hanoi-analysis/")
             .and_then(|h| h.strip_suffix(".html"))
