@@ -28,10 +28,13 @@ pub use text::markup;
 use super::{AUTHOR, Book, COVER, THUMB, kf8};
 
 /// The book as a combined MOBI 6 and KF8 file, with its images
-/// ([`super::images`]) and the cover's thumbnail, in record order.
+/// ([`super::images`]) and the cover's thumbnail (a PNG), in record order.
 pub fn write(book: &Book) -> Vec<u8> {
     let mut images = super::images(book.edition, book.assets);
-    images.push((THUMB, book.assets.get(&format!("{THUMB}.gif"))));
+    // The thumbnail a Kindle installs as the book's tile (EXTH 202) is a
+    // PNG, as kindling's file check wants it (a JPEG or a PNG): the
+    // GIF's own pixels, drawn by resvg from the cover's SVG.
+    images.push((THUMB, book.assets.png(&format!("{THUMB}.gif"))));
     let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
     let bytes: Vec<&[u8]> = images.iter().map(|(_, b)| *b).collect();
     // The two parts are made at once, each text dropped once compressed.

@@ -257,6 +257,16 @@ fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
             seen.push(id.to_string());
         }
         assert_eq!(seen[0], seen[1], "{name}: one id for both parts");
+        // The thumbnail a Kindle installs as the book's tile: a PNG.
+        let r0 = mobi::read::parts(&file)[0];
+        let exth: BTreeMap<u32, &[u8]> = mobi::read::exth(r0).into_iter().collect();
+        let thumb = mobi::read::u32_at(exth[&202], 0) as usize;
+        let first_image = mobi::read::u32_at(r0, 0x6c) as usize;
+        let record = mobi::read::records(&file)[first_image + thumb];
+        assert!(
+            record.starts_with(b"\x89PNG\r\n\x1a\n"),
+            "{name}: the thumbnail is a PNG"
+        );
         assert!(ids.insert(seen[0].clone()), "{name}: an id of its own");
     }
 }

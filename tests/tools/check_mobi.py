@@ -103,15 +103,24 @@ def main():
             fail("%d boards reachable from the first page, expected %d" % (reached_boards, boards))
         images_dir = os.path.join(tempdir, "mobi7", "Images")
         names = sorted(os.listdir(images_dir))
+        srcs = re.findall(r'<img[^>]*src="Images/([^"]+)"', text)
+        # Every image decodes; those the text shows are GIFs (the first
+        # Kindles' format), and the one it does not, the thumbnail a
+        # Kindle installs as the book's tile, a PNG.
+        formats = {}
         for name in names:
             with Image.open(os.path.join(images_dir, name)) as im:
                 im.load()
-                if im.format != "GIF":
-                    fail("%s is %s, not GIF" % (name, im.format))
+                formats[name] = im.format
+        for name in set(srcs):
+            if formats.get(name) != "GIF":
+                fail("%s is %s, not GIF" % (name, formats.get(name)))
+        others = sorted(f for n, f in formats.items() if n not in set(srcs))
+        if others.count("PNG") != 1 or any(f not in ("GIF", "PNG") for f in others):
+            fail("the images the text does not show: %s, expected one PNG thumbnail" % others)
         if len(names) < 6:
             fail("only %d images" % len(names))
         # Every square's image tag was resolved to an image file.
-        srcs = re.findall(r'<img[^>]*src="Images/([^"]+)"', text)
         if len(srcs) != cells * boards:
             fail("%d resolved square images, expected %d" % (len(srcs), cells * boards))
         missing = set(srcs) - set(names)
