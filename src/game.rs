@@ -106,7 +106,7 @@ pub struct Texts {
     pub title: &'static str,
     /// The first word of its books' file names: `tictactoe`.
     pub stem: &'static str,
-    /// The rules, the first paragraph of every book's opening page and
+    /// The rules, the first paragraph of every e-book's opening page and
     /// the game's "How to play" on the home page.
     pub rules: &'static str,
     /// The rules as paper says them, for the PDFs' opening page: a number
