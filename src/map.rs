@@ -58,10 +58,12 @@ pub struct Map {
 
 /// The width of a map's SVG in its own units, the picture scaled to it.
 const FRAME: f64 = 729.0;
-/// The band above the picture: the title, the legend and the way home.
-const HEAD: f64 = 100.0;
-/// The legend's font size, and the characters a line of it holds.
-const LEGEND: (f64, usize) = (16.0, 84);
+/// The words above the picture, in the units of [`FRAME`], large enough
+/// to read on a phone, where the map is 390 pixels wide: the title's
+/// font size, its line height and the characters a line of it holds (the
+/// first shares its line with the way home), then the legend's.
+const TITLE: (f64, f64, usize) = (28.0, 34.0, 36);
+const LEGEND: (f64, f64, usize) = (22.0, 28.0, 58);
 
 /// `text` broken at spaces into lines of at most `width` characters.
 fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -86,7 +88,9 @@ impl Map {
         use std::fmt::Write as _;
         let p = &self.picture;
         let scale = FRAME / p.width;
-        let height = (HEAD + p.height * scale).ceil();
+        let (title, legend) = (wrap(&self.title, TITLE.2), wrap(&self.legend, LEGEND.2));
+        let head = 12.0 + TITLE.1 * title.len() as f64 + LEGEND.1 * legend.len() as f64 + 12.0;
+        let height = (head + p.height * scale).ceil();
         let mut out = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {FRAME} {height}\" \
 role=\"img\" font-family=\"sans-serif\"><title>"
@@ -96,38 +100,48 @@ role=\"img\" font-family=\"sans-serif\"><title>"
         markup::escape(&mut out, &self.about);
         let _ = write!(
             out,
-            "</desc><rect width=\"{FRAME}\" height=\"{height}\" fill=\"#fff\"/>\
-<text x=\"8\" y=\"30\" font-size=\"22\" font-weight=\"bold\">"
+            "</desc><rect width=\"{FRAME}\" height=\"{height}\" fill=\"#fff\"/>"
         );
-        markup::escape(&mut out, &self.title);
-        // Home: the words, and round them an area a finger finds.
-        let _ = write!(
-            out,
-            "</text><a href=\"../index.html#maps\"><rect x=\"{}\" y=\"2\" width=\"80\" \
-height=\"44\" fill=\"none\" pointer-events=\"fill\"/><text x=\"{}\" y=\"30\" \
-font-size=\"20\" text-anchor=\"end\" fill=\"#0b4fb3\" text-decoration=\"underline\">Home\
-</text></a>",
-            FRAME - 82.0,
-            FRAME - 8.0
-        );
-        for (i, line) in wrap(&self.legend, LEGEND.1).iter().enumerate() {
+        // Each line of words, its class (`t` the title, `l` the legend),
+        // its baseline a line's height down.
+        let mut y = 12.0;
+        let lines =
+            (title.iter().map(|l| ("t", TITLE, l))).chain(legend.iter().map(|l| ("l", LEGEND, l)));
+        for (class, (size, line_height, _), line) in lines {
+            y += line_height;
+            let bold = if class == "t" {
+                " font-weight=\"bold\""
+            } else {
+                ""
+            };
             let _ = write!(
                 out,
-                "<text x=\"8\" y=\"{}\" font-size=\"{}\">",
-                56.0 + 20.0 * i as f64,
-                LEGEND.0
+                "<text class=\"{class}\" x=\"8\" y=\"{}\" font-size=\"{size}\"{bold}>",
+                y - 0.25 * line_height
             );
             markup::escape(&mut out, line);
             out.push_str("</text>");
         }
-        p.push_nested(&mut out, 0.0, HEAD, FRAME);
+        // Home, beside the title's first line: the word, and round it an
+        // area a finger finds.
+        let _ = write!(
+            out,
+            "<a href=\"../index.html#maps\"><rect x=\"{}\" y=\"4\" width=\"96\" \
+height=\"48\" fill=\"none\" pointer-events=\"fill\"/><text x=\"{}\" y=\"{}\" \
+font-size=\"26\" text-anchor=\"end\" fill=\"#0b4fb3\" text-decoration=\"underline\">Home\
+</text></a>",
+            FRAME - 100.0,
+            FRAME - 8.0,
+            12.0 + 0.75 * TITLE.1
+        );
+        p.push_nested(&mut out, 0.0, head, FRAME);
         for &([x, y], words) in &self.labels {
             let _ = write!(
                 out,
-                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"18\" font-weight=\"bold\" \
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"24\" font-weight=\"bold\" \
 text-anchor=\"middle\">{words}</text>",
                 x * scale,
-                HEAD + y * scale + 26.0
+                head + y * scale + 30.0
             );
         }
         out.push_str("</svg>\n");

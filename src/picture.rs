@@ -1,6 +1,6 @@
 //! One vector model of a drawing, as usvg's tree is for resvg and svg2pdf:
 //! a [`Picture`] of plain shapes in layers, with its links as a layer on
-//! top, written out as standalone SVG here ([`Picture::svg`]) and drawn
+//! top, written out as SVG here ([`Picture::push_nested`]) and drawn
 //! into a PDF by `ebook::pdf` from the same value. A map is made once, as
 //! a picture; neither output reads the other back.
 //!
@@ -146,28 +146,13 @@ fn push_pen(out: &mut String, pen: &Pen) {
 }
 
 impl Picture {
-    /// The picture as a standalone SVG document with its title and
-    /// description: a white ground, each layer a group (or a path) of its
-    /// class, and the links last, unpainted but taking the pointer inside
-    /// their areas only (`pointer-events="fill"`: with `all`, the default
-    /// stroke of one unit would widen each area by half a unit, over its
-    /// neighbour's).
-    pub fn svg(&self, title: &str, desc: &str) -> Vec<u8> {
-        let mut out = String::from("<svg xmlns=\"http://www.w3.org/2000/svg\"");
-        self.push_view_box(&mut out);
-        out.push_str(" role=\"img\"><title>");
-        markup::escape(&mut out, title);
-        out.push_str("</title><desc>");
-        markup::escape(&mut out, desc);
-        out.push_str("</desc>");
-        self.push_body(&mut out);
-        out.push_str("</svg>\n");
-        out.into_bytes()
-    }
-
-    /// The picture as an `<svg>` inside another, its top left at `(x, y)`
-    /// and `width` wide in that one's units, its height as its shape makes
-    /// it.
+    /// The picture as an `<svg>` inside another (a map's page, which puts
+    /// its words round it), its top left at `(x, y)` and `width` wide in
+    /// that one's units, its height as its shape makes it: a white ground,
+    /// each layer a group (or a path) of its class, and the links last,
+    /// unpainted but taking the pointer inside their areas only
+    /// (`pointer-events="fill"`: with `all`, the default stroke of one unit
+    /// would widen each area by half a unit, over its neighbour's).
     pub fn push_nested(&self, out: &mut String, x: f64, y: f64, width: f64) {
         out.push_str("<svg");
         push_attr(out, "x", x);
@@ -354,11 +339,12 @@ mod tests {
                 },
             ],
         };
-        let svg = String::from_utf8(picture.svg("T<", "D")).unwrap();
+        let mut svg = String::new();
+        picture.push_nested(&mut svg, 0.0, 10.0, 180.0);
         assert_eq!(
             svg,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 90 90\" role=\"img\">\
-<title>T&lt;</title><desc>D</desc><rect width=\"90\" height=\"90\" fill=\"#fff\"/>\
+            "<svg x=\"0\" y=\"10\" width=\"180\" height=\"180\" viewBox=\"0 0 90 90\">\
+<rect width=\"90\" height=\"90\" fill=\"#fff\"/>\
 <path class=\"grid\" fill=\"none\" stroke=\"#222\" stroke-width=\"6\" d=\"M30 0v90M0 30h90M0 0L1 1\"/>\
 <g class=\"x\" fill=\"none\" stroke=\"#222\" stroke-width=\"6\" stroke-linecap=\"round\">\
 <path transform=\"matrix(0.3 0 0 0.3 0 0)\" d=\"M20 20L80 80M80 20L20 80\"/></g>\
@@ -367,7 +353,7 @@ mod tests {
 <g class=\"dots\" fill=\"#c8102e\"><circle cx=\"1\" cy=\"2\" r=\"0.3\"/></g>\
 <g class=\"links\" fill=\"none\" pointer-events=\"fill\">\
 <a href=\"a&amp;b.html\"><title>X &quot;top&quot;</title><rect x=\"0\" y=\"0\" width=\"30\" height=\"30\"/></a>\
-<a href=\"c.html\"><title>c</title><circle cx=\"1\" cy=\"2\" r=\"0.5\"/></a></g></svg>\n"
+<a href=\"c.html\"><title>c</title><circle cx=\"1\" cy=\"2\" r=\"0.5\"/></a></g></svg>"
         );
     }
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { browser } from './lib.mjs';
+import { browser, inside, layout } from './lib.mjs';
 
 const VIEWPORTS = [
   { width: 1280, height: 800 },
@@ -44,26 +44,13 @@ for (const { discs, dir } of SITES) {
           for (const viewport of VIEWPORTS) {
             const where = `${edition}/${name} at ${viewport.width}x${viewport.height}`;
             await b.page.setViewportSize(viewport);
-            const seen = await b.page.evaluate(() => {
-              const box = (e) => {
-                const r = e.getBoundingClientRect();
-                return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
-              };
-              return {
-                heading: box(document.querySelector('h1')),
-                images: [...document.querySelectorAll('table img')].map(box),
-                scroll: [window.scrollX, window.scrollY],
-                width: document.documentElement.clientWidth,
-                height: window.innerHeight,
-              };
-            });
+            const seen = await layout(b.page);
             assert.deepEqual(seen.scroll, [0, 0], where);
-            const inside = (r) => r.left >= -0.5 && r.top >= -0.5
-              && r.right <= seen.width + 0.5 && r.bottom <= seen.height + 0.5;
-            assert.ok(inside(seen.heading), `${where}: the heading ${JSON.stringify(seen.heading)}`);
-            assert.equal(seen.images.length, 3 * (discs + 1), where);
-            for (const [i, r] of seen.images.entries()) {
-              assert.ok(inside(r), `${where}: image ${i} ${JSON.stringify(r)} outside ${seen.width}x${seen.height}`);
+            assert.ok(inside(seen, seen.heading), `${where}: the heading ${JSON.stringify(seen.heading)}`);
+            const images = seen.rows.flat();
+            assert.equal(images.length, 3 * (discs + 1), where);
+            for (const [i, r] of images.entries()) {
+              assert.ok(inside(seen, r), `${where}: image ${i} ${JSON.stringify(r)} outside ${seen.width}x${seen.height}`);
               assert.ok(r.right - r.left >= SMALLEST && r.bottom - r.top >= SMALLEST,
                 `${where}: image ${i} is ${r.right - r.left}x${r.bottom - r.top}`);
             }

@@ -150,3 +150,31 @@ export async function openInFoliate(p, server, url) {
   await p.mouse.click(start.x, start.y);
   return p.evaluate(() => window.kind);
 }
+
+/** A web page of a board as laid out now: the boxes of its heading, of
+ * its words and links above the board (`others`), of its table and of
+ * each row's images, the scroll, and the viewport's size. */
+export async function layout(page) {
+  return page.evaluate(() => {
+    const box = (e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+    };
+    const main = document.querySelector('main');
+    const table = main.querySelector('table');
+    return {
+      heading: box(main.querySelector('h1')),
+      others: [...main.querySelectorAll('p a, h1, main > p')].map(box),
+      table: box(table),
+      rows: [...table.rows].map((tr) => [...tr.querySelectorAll('img')].map(box)),
+      scroll: [window.scrollX, window.scrollY],
+      width: document.documentElement.clientWidth,
+      height: window.innerHeight,
+    };
+  });
+}
+
+/** Whether the box `r` lies inside the viewport `seen` measured. */
+export function inside(seen, r) {
+  return r.left >= -0.5 && r.top >= -0.5 && r.right <= seen.width + 0.5 && r.bottom <= seen.height + 0.5;
+}

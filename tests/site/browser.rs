@@ -21,32 +21,51 @@ fn node_modules_have(package: &str) -> bool {
         .is_file()
 }
 
+/// Whether node, Chromium, playwright-core and each of `packages` (in
+/// tests/e2e/node_modules) are there; if not, says so ([`have`]).
+fn chromium_with(packages: &[&str]) -> bool {
+    let ready = runs("node", &["--version"])
+        && Path::new("/usr/bin/chromium").is_file()
+        && ["playwright-core"]
+            .iter()
+            .chain(packages)
+            .all(|p| node_modules_have(p));
+    have(
+        "node, Chromium and tests/e2e/node_modules (npm ci --prefix tests/e2e)",
+        ready,
+    )
+}
+
+/// Runs node's test runner over `files` in tests/e2e, one test at a time,
+/// with `SITE_DIR` the built site and `env` besides; fails unless all
+/// `passes` tests pass. Returns what it printed.
+fn node_tests(files: &[&str], env: &[(&str, &std::ffi::OsStr)], passes: usize) -> String {
+    let o = Command::new("node")
+        .args(["--test", "--test-concurrency=1"])
+        .args(files.iter().map(|f| e2e().join(f)))
+        .env("SITE_DIR", built())
+        .envs(env.iter().copied())
+        .output()
+        .expect("node runs");
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("# fail 0") && t.contains(&format!("# pass {passes}\n")),
+        "{t}"
+    );
+    t
+}
+
 fn vnu_jar() -> std::path::PathBuf {
     e2e().join("node_modules/vnu-jar/build/dist/vnu.jar")
 }
 
 #[test]
 fn chromium_plays_every_kind_of_game_and_axe_finds_no_violations() {
-    let ready = runs("node", &["--version"])
-        && Path::new("/usr/bin/chromium").is_file()
-        && node_modules_have("playwright-core")
-        && node_modules_have("axe-core");
-    if !have(
-        "node, Chromium and tests/e2e/node_modules (npm ci --prefix tests/e2e)",
-        ready,
-    ) {
+    if !chromium_with(&["axe-core"]) {
         return;
     }
-    let o = Command::new("node")
-        .args(["--test", "--test-concurrency=1"])
-        .arg(e2e().join("browser.test.mjs"))
-        .arg(e2e().join("axe.test.mjs"))
-        .env("SITE_DIR", built())
-        .output()
-        .expect("node runs");
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
-    assert!(t.contains("# fail 0") && t.contains("# pass 24"), "{t}");
+    node_tests(&["browser.test.mjs", "axe.test.mjs"], &[], 24);
 }
 
 /// A site with the Towers of Hanoi at `discs`, every book made (7 discs
@@ -66,13 +85,7 @@ fn hanoi_site(discs: u8) -> tempfile::TempDir {
 /// heading), at 1280x800, 600x800 and 360x640.
 #[test]
 fn every_hanoi_board_fits_one_screen_in_chromium() {
-    let ready = runs("node", &["--version"])
-        && Path::new("/usr/bin/chromium").is_file()
-        && node_modules_have("playwright-core");
-    if !have(
-        "node, Chromium and tests/e2e/node_modules (npm ci --prefix tests/e2e)",
-        ready,
-    ) {
+    if !chromium_with(&[]) {
         return;
     }
     let others: Vec<(u8, tempfile::TempDir)> = [3, 5, 6, 7]
@@ -83,16 +96,7 @@ fn every_hanoi_board_fits_one_screen_in_chromium() {
     for (n, dir) in &others {
         sites += &format!(",{n}={}", dir.path().join("site").display());
     }
-    let o = Command::new("node")
-        .args(["--test", "--test-concurrency=1"])
-        .arg(e2e().join("fit.test.mjs"))
-        .env("SITE_DIR", built())
-        .env("HANOI_SITES", sites)
-        .output()
-        .expect("node runs");
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
-    assert!(t.contains("# fail 0") && t.contains("# pass 5"), "{t}");
+    node_tests(&["fit.test.mjs"], &[("HANOI_SITES", sites.as_ref())], 5);
 }
 
 /// The board as large as each screen allows: Chromium measures each web
@@ -101,25 +105,11 @@ fn every_hanoi_board_fits_one_screen_in_chromium() {
 /// links of the home page and the tic-tac-toe pages, 44 pixels or more.
 #[test]
 fn every_web_board_is_as_large_as_the_screen_allows_and_seamless() {
-    let ready = runs("node", &["--version"])
-        && Path::new("/usr/bin/chromium").is_file()
-        && node_modules_have("playwright-core");
-    if !have(
-        "node, Chromium and tests/e2e/node_modules (npm ci --prefix tests/e2e)",
-        ready,
-    ) {
+    if !chromium_with(&[]) {
         return;
     }
-    let o = Command::new("node")
-        .args(["--test"])
-        .arg(e2e().join("size.test.mjs"))
-        .env("SITE_DIR", built())
-        .output()
-        .expect("node runs");
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
     // The boards' sizes, and the links' sizes.
-    assert!(t.contains("# fail 0") && t.contains("# pass 2"), "{t}");
+    let t = node_tests(&["size.test.mjs"], &[], 2);
     let _ = writeln!(
         std::io::stderr(),
         "{}",
@@ -262,22 +252,17 @@ fn reading_engines_show_one_whole_board_per_screen() {
         source.replace("<mbp:pagebreak/>", "<mbp:pagebreak></mbp:pagebreak>"),
     )
     .unwrap();
-    let o = Command::new("node")
-        .args(["--test", "--test-concurrency=1"])
-        .arg(e2e().join("readers.test.mjs"))
-        .env("SITE_DIR", built())
-        .env("MOBI_HTML", &html)
-        .env(
-            "HANOI_SITES",
-            format!(
-                "3={},7={}",
-                three.path().join("site").display(),
-                seven.path().join("site").display()
-            ),
-        )
-        .output()
-        .expect("node runs");
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
-    assert!(t.contains("# fail 0") && t.contains("# pass 20"), "{t}");
+    let sites = format!(
+        "3={},7={}",
+        three.path().join("site").display(),
+        seven.path().join("site").display()
+    );
+    node_tests(
+        &["readers.test.mjs"],
+        &[
+            ("MOBI_HTML", html.as_ref()),
+            ("HANOI_SITES", sites.as_ref()),
+        ],
+        20,
+    );
 }

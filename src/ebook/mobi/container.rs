@@ -54,7 +54,7 @@ pub(super) const EOF: [u8; 4] = [0xe9, 0x8e, 0x0d, 0x0a];
 /// The creator records kindlegen 2.9 on Linux writes in both parts: its
 /// platform (EXTH 204: 201), major, minor and build version (205 to 207:
 /// 2, 9, 0) and its build (535). Firmware reads them to choose the KF8
-/// reader (boko's notes), and calibre and kindling write the same.
+/// reader (boko's notes); kindling and boko write the same values.
 pub(super) const CREATOR: [(u32, &[u8]); 5] = [
     (204, &201u32.to_be_bytes()),
     (205, &2u32.to_be_bytes()),
