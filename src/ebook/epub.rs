@@ -8,7 +8,7 @@
 //! inside the package.
 
 use super::xhtml::{
-    CSS, File, Layout, MAX_FILE_BYTES, MODIFIED, board, board_file, front_body, page, page_onto,
+    File, Layout, MAX_FILE_BYTES, MODIFIED, board, board_file, css, front_body, page, page_onto,
     srcs,
 };
 use super::{AUTHOR, Book};
@@ -40,7 +40,7 @@ fn front(book: &Edition, layout: &Layout) -> String {
 fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
     let file = File::Boards(chunk as u32);
     let mut out = String::with_capacity(MAX_FILE_BYTES + 1024);
-    let srcs = srcs(book, ".png");
+    let srcs = srcs(book, ".svg");
     page_onto(&mut out, &book.title, "book.css", "", |out| {
         for b in &book.screens[layout.chunks[chunk].clone()] {
             board(out, &srcs, b, &|out: &mut String, t| {
@@ -87,8 +87,9 @@ fn package(book: &Edition, chunks: usize, images: &[(&str, &[u8])]) -> String {
         } else {
             ""
         };
+        let (ext, media) = image_type(name);
         manifest +=
-            &format!("<item id=\"i-{name}\" href=\"{name}.png\" media-type=\"image/png\"{props}/>");
+            &format!("<item id=\"i-{name}\" href=\"{name}.{ext}\" media-type=\"{media}\"{props}/>");
     }
     format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<package xmlns=\"http://www.idpf.org/2007/opf\" version=\"3.0\" \
@@ -107,9 +108,19 @@ const CONTAINER: &str = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<container 
 xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles><rootfile \
 full-path=\"OEBPS/package.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>";
 
+/// An image's file extension and media type in the EPUB: a square is its
+/// SVG, the web's own, sharp at any size the stylesheet gives it; the
+/// cover, a raster only, is a PNG of its GIF.
+fn image_type(name: &str) -> (&'static str, &'static str) {
+    if name == super::COVER {
+        ("png", "image/png")
+    } else {
+        ("svg", "image/svg+xml")
+    }
+}
+
 /// The book as an EPUB file, with the images its screens use and the
-/// cover ([`super::images`], in manifest order), as PNG
-/// ([`crate::assets::Assets::png`]).
+/// cover ([`super::images`], in manifest order), as [`image_type`] says.
 pub fn write(book: &Book) -> Vec<u8> {
     let (assets, layout) = (book.assets, book.layout());
     let book = book.edition;
@@ -123,7 +134,7 @@ pub fn write(book: &Book) -> Vec<u8> {
             package(book, chunks, images).into(),
         ),
         ("OEBPS/nav.xhtml".into(), nav(book, layout).into()),
-        ("OEBPS/book.css".into(), CSS.into()),
+        ("OEBPS/book.css".into(), css(book).into()),
         ("OEBPS/front.xhtml".into(), front(book, layout).into()),
     ];
     // The files of boards, most of the book, are rendered on every core.
@@ -133,8 +144,13 @@ pub fn write(book: &Book) -> Vec<u8> {
         files.push((format!("OEBPS/{}", board_file(c)), text.into()));
     }
     for (name, _) in images {
-        let png = assets.png(&format!("{name}.gif")).to_vec();
-        files.push((format!("OEBPS/{name}.png"), png));
+        let (ext, _) = image_type(name);
+        let file = format!("{name}.{ext}");
+        let bytes = match ext {
+            "svg" => assets.get(&file),
+            _ => assets.png(&format!("{name}.gif")),
+        };
+        files.push((format!("OEBPS/{file}"), bytes.to_vec()));
     }
     zip(&files)
 }

@@ -24,7 +24,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap;
 
 use super::indx::{self, Cncx, Entry, Tag};
-use super::xhtml::{CSS, MODIFIED, board, front_body, page};
+use super::xhtml::{MODIFIED, board, css, front_body, page};
 use super::{Book, COVER};
 use crate::screen::{Screen, Target};
 
@@ -97,10 +97,14 @@ struct Fragment {
 
 /// The KF8 part of a book, before it is cut into records.
 pub struct Part {
-    /// Flow 0 (the pages), then flow 1 (the stylesheet).
+    /// Flow 0 (the pages), then flow 1 (the stylesheet), then each square's
+    /// SVG: a Kindle draws an SVG flow as sharp as the page is large, as
+    /// kindlegen's book of an EPUB with SVG squares has them.
     pub text: Vec<u8>,
     /// The length of flow 0.
     pub flow0: usize,
+    /// Where each flow after flow 0 ends.
+    flows: Vec<usize>,
     skeletons: Vec<Skeleton>,
     fragments: Vec<Fragment>,
     /// The contents: each line and its target's fragment and offset.
@@ -148,13 +152,21 @@ fn unit(
 /// The KF8 part of `book`, whose resources are `images` (names, in
 /// record order).
 pub fn part(book: &Book, images: &[&str]) -> Part {
-    let layout = book.layout();
+    let (layout, assets) = (book.layout(), book.assets);
     let book = book.edition;
     let resource = |name: &str| images.iter().position(|n| *n == name).map(embed);
+    // The squares are SVG flows after the stylesheet (flow 1), in the
+    // order the screens use them.
+    let svgs = book.used_images();
     let srcs: Vec<String> = book
         .images
         .iter()
-        .map(|n| resource(n).unwrap_or_default())
+        .map(|n| {
+            svgs.iter()
+                .position(|u| u == n)
+                .map(|i| format!("kindle:flow:{}?mime=image/svg+xml", base32(i + 2, 4)))
+                .unwrap_or_default()
+        })
         .collect();
     let cover = resource(COVER).expect("a cover");
     // The opening page (no screen), then each file of boards.
@@ -222,7 +234,12 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
         put_base32(&mut text[at + OFF_DIGITS.start..at + OFF_DIGITS.end], off);
     }
     let flow0 = text.len();
-    text.extend_from_slice(CSS.as_bytes());
+    text.extend_from_slice(css(book).as_bytes());
+    let mut flows = vec![text.len()];
+    for name in svgs {
+        text.extend_from_slice(assets.get(&format!("{name}.svg")));
+        flows.push(text.len());
+    }
     let ncx = std::iter::once(("Rules and contents", Target::Contents))
         .chain(book.contents.iter().map(|(l, t)| (l.as_str(), *t)))
         .map(|(label, t)| {
@@ -233,6 +250,7 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
     Part {
         text,
         flow0,
+        flows,
         skeletons,
         fragments,
         ncx,
@@ -278,11 +296,24 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
         r
     }
 
+    /// How many flows the FDST lists: the pages, the stylesheet and the
+    /// SVGs.
+    pub fn flow_count(&self) -> usize {
+        1 + self.flows.len()
+    }
+
     /// The FDST record: where each flow starts and ends.
     pub fn fdst(&self) -> Vec<u8> {
         let mut r = b"FDST".to_vec();
-        for v in [12, 2, 0, self.flow0, self.flow0, self.text.len()] {
-            r.extend_from_slice(&(v as u32).to_be_bytes());
+        let mut start = 0;
+        let bounds = std::iter::once(self.flow0).chain(self.flows.iter().copied());
+        let mut put = |v: usize| r.extend_from_slice(&(v as u32).to_be_bytes());
+        put(12);
+        put(self.flow_count());
+        for end in bounds {
+            put(start);
+            put(end);
+            start = end;
         }
         r
     }
@@ -520,6 +551,25 @@ mod tests {
             links += 1;
         }
         assert!(links > book.screens.len());
-        assert!(std::str::from_utf8(&p.text[p.flow0..]).unwrap() == CSS);
+        assert!(std::str::from_utf8(&p.text[p.flow0..p.flows[0]]).unwrap() == css(&book));
+        // Each square's image is the SVG flow the FDST lists under its
+        // number, and the flows tile the text.
+        let fdst = p.fdst();
+        let word = |i: usize| u32::from_be_bytes(fdst[i..i + 4].try_into().unwrap()) as usize;
+        assert_eq!(
+            (&fdst[..4], word(4), word(8)),
+            (&b"FDST"[..], 12, p.flow_count())
+        );
+        let flow = |n: usize| &p.text[word(12 + 8 * n)..word(16 + 8 * n)];
+        assert_eq!(flow(0).len(), p.flow0);
+        assert_eq!(word(16 + 8 * (p.flow_count() - 1)), p.text.len());
+        for (at, _) in s.match_indices("<img alt=") {
+            let src = &s[at..][s[at..].find("src=\"").unwrap() + 5..];
+            let n = src.strip_prefix("kindle:flow:").unwrap();
+            assert!(n[4..].starts_with("?mime=image/svg+xml\""), "{}", &n[..40]);
+            let number = usize::from_str_radix(&n[..4], 32).unwrap();
+            let name = book.used_images()[number - 2];
+            assert_eq!(flow(number), assets.get(&format!("{name}.svg")));
+        }
     }
 }

@@ -22,9 +22,11 @@ pub const MAX_FILE_BYTES: usize = 250_000;
 /// The package's last-modified date, fixed so that builds are identical.
 pub(super) const MODIFIED: &str = "2009-03-14T00:00:00Z";
 
+/// The stylesheet of `book`, whose boards all have the first one's
+/// columns and [`Edition::aspect`].
+///
 /// One screen a page: each starts a new page and is kept whole, its cells
-/// scaled to the page (three to a row), and no paragraph is indented, so
-/// the rows line up.
+/// scaled to the page, and no paragraph is indented, so the rows line up.
 ///
 /// Readers that paginate with CSS columns (epub.js, and so many apps)
 /// ignore a page break inside columns, and would set two or three short
@@ -41,14 +43,35 @@ pub(super) const MODIFIED: &str = "2009-03-14T00:00:00Z";
 /// sets no such style and keeps the page break (a `column` break would
 /// replace it: both are `break-before`).
 ///
-/// Only what kindlegen keeps: it drops `max-width` (W28001), so a cell is
-/// `min(30%,160px)` wide, after a plain `30%` for readers without `min()`.
-pub(super) const CSS: &str = "body{margin:0;text-align:center}\
-body>div{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid;min-height:100%;display:flow-root}\
-[style*=column-width]>body>div{break-before:column}\
-p{text-indent:0;margin:.3em 0}\
-img{width:30%;width:min(30%,160px);height:auto;border:0}\
-h1{font-size:1.4em}";
+/// The board is as large as the page allows: a cell is a little under a
+/// column's share of the width (`31%` for three), and no wider than lets
+/// the board and [`CAPTION_ROOM`] fit the page's height. The height is
+/// `100vmin`: in a paginating reader the content's frame is one page high
+/// and many pages wide, so its smaller side is the page's height (and in
+/// a portrait page the width's share is the smaller one anyway). Not
+/// `vh`: foliate-js rewrites `vh` in an EPUB into its window's pixels,
+/// not the page's. Each size follows a plain percentage for a reader that
+/// drops it; kindlegen keeps all of them (and drops `max-width`, W28001,
+/// so none is used). Cells sit on the top of their line, so that a row's
+/// line box is exactly its images and the rows touch.
+pub(super) fn css(book: &Edition) -> String {
+    let columns = book.screens.first().map_or(3, |s| s.columns);
+    let share = (93 / columns.max(1)).max(1);
+    // The board's height over one cell's width.
+    let per_cell = columns as f64 * book.aspect;
+    format!(
+        "body{{margin:0;text-align:center}}\
+body>div{{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid;min-height:100%;display:flow-root}}\
+[style*=column-width]>body>div{{break-before:column}}\
+p{{text-indent:0;margin:.3em 0}}\
+img{{width:{share}%;width:min({share}%,calc((100vmin - {CAPTION_ROOM})/{per_cell:.3}));height:auto;border:0;vertical-align:top}}\
+h1{{font-size:1.4em}}"
+    )
+}
+
+/// The height a screen keeps below its board: two lines of caption, the
+/// links after it, and the paragraphs' margins.
+const CAPTION_ROOM: &str = "4.5em";
 
 /// A content document: `title`, the stylesheet at `css`, and `body` in a
 /// `<body>` with `body_attrs` (each with a space before it).

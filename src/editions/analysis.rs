@@ -153,7 +153,9 @@ pub const SQUARES: &str = "a move's square is its cell, numbered from 0 in readi
 (0 at the top left); a game record numbers tic-tac-toe's squares from 1 to 9";
 
 /// `positions.json`: how it numbers squares ([`SQUARES`]), then every
-/// position with its value and the value of each move, in id order.
+/// position with its value and the value of each move, in id order (in a
+/// puzzle, what each choice leaves: the value of the position it leads
+/// to, as the pages say it).
 pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
     use std::fmt::Write as _;
     // Written straight into the file: it holds every position and move.
@@ -182,9 +184,17 @@ pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
             if j > 0 {
                 out.push(',');
             }
+            let target = board.play(square).expect("legal");
             let _ = write!(out, "{{\"square\":{},\"to\":\"", G::cell(square));
-            Target::page(board.play(square).expect("legal").key()).push_anchor(&mut out);
-            let _ = write!(out, "\",\"value\":\"{v}\"}}");
+            Target::page(target.key()).push_anchor(&mut out);
+            out.push_str("\",\"value\":\"");
+            // A puzzle's choice: what it leaves, as its page says.
+            if G::PLAYERS == 1 {
+                push_leaves(&mut out, solver, target);
+            } else {
+                let _ = write!(out, "{v}");
+            }
+            out.push_str("\"}");
         }
         out.push_str("]}");
     }
@@ -282,6 +292,40 @@ mod tests {
     use crate::games::tictactoe::{Board, Square};
     use crate::graph::StateGraph;
     use std::collections::BTreeMap;
+
+    /// Every figure of the Towers of Hanoi's `positions.json` agrees with
+    /// the position it leads to: a choice leaves what that position's
+    /// value says (putting a lifted disc back is no move), and the best
+    /// choice leaves one move fewer, or none, once a disc is lifted.
+    #[test]
+    fn a_puzzle_choice_in_positions_json_leaves_what_its_target_says() {
+        let solver = crate::site::hanoi_solver(4);
+        let json = positions_json(&solver);
+        let value_of: BTreeMap<&str, &str> = json
+            .lines()
+            .filter_map(|l| {
+                let id = l.split("\"id\":\"").nth(1)?.split('"').next()?;
+                let v = l.split("\"value\":\"").nth(1)?.split('"').next()?;
+                Some((id, v))
+            })
+            .collect();
+        let mut choices = 0;
+        for line in json.lines().filter(|l| l.starts_with("{\"id\"")) {
+            for m in line.split("{\"square\":").skip(1) {
+                let to = m.split("\"to\":\"").nth(1).unwrap().split('"').next().unwrap();
+                let said = m.split("\"value\":\"").nth(1).unwrap().split('"').next().unwrap();
+                let expect = match value_of[to] {
+                    "solved" => "solves the puzzle".to_string(),
+                    "1 move left" => "leaves 1 move".to_string(),
+                    v => format!("leaves {}", v.strip_suffix(" left").unwrap()),
+                };
+                assert_eq!(said, expect, "{line}");
+                choices += 1;
+            }
+        }
+        assert!(choices > solver.graph().boards().len());
+        assert!(json.contains("{\"id\":\"1\",\"board\":\"432^1//\",\"to_move\":\"You\",\"value\":\"15 moves left\",\"moves\":[{\"square\":0,\"to\":\"0\",\"value\":\"leaves 15 moves\"}"));
+    }
 
     #[test]
     fn verdicts_over_every_move_match_the_known_counts() {

@@ -20,6 +20,14 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 360, height: 640 };
 export const SUBPATH = '/some/sub/path/';
 
+/** The screens a board must fill: phones, an e-reader and a Kindle
+ * Paperwhite, Oasis and Scribe both ways up, and desktops. */
+export const SIZES = [
+  [360, 640], [390, 844], [600, 800], [800, 600], [1072, 1448],
+  [1448, 1072], [1264, 1680], [1280, 800], [1920, 1080], [1860, 2480],
+].map(([width, height]) => ({ width, height }));
+
+
 const TYPES = { '.html': 'text/html; charset=utf-8', '.svg': 'image/svg+xml', '.css': 'text/css',
   '.gif': 'image/gif', '.png': 'image/png', '.js': 'text/javascript' };
 
@@ -149,6 +157,16 @@ export async function openInFoliate(p, server, url) {
   if (!start) throw new Error(`${url}: the front page has no link`);
   await p.mouse.click(start.x, start.y);
   return p.evaluate(() => window.kind);
+}
+
+/** Gives foliate-js's page the whole screen, one column, as a Kindle's. */
+export async function fillScreen(p, size) {
+  await p.evaluate(({ w, h }) => {
+    const r = document.querySelector('foliate-view').renderer;
+    r.setAttribute('max-inline-size', `${w}px`);
+    r.setAttribute('max-block-size', `${h}px`);
+    r.setAttribute('max-column-count', '1');
+  }, { w: size.width, h: size.height });
 }
 
 /** A web page of a board as laid out now: the boxes of its heading, of

@@ -3,11 +3,12 @@
 // and the map for X at desktop and phone
 // sizes, plus a 600x800 page of the Kindle book and a 600x800
 // grayscale render standing in for an e-ink Kindle; and the MOBI's Kindle
-// Format 8 part in foliate-js at a phone's, a first Kindle's and a
-// Paperwhite's size (kf8-*.png), two moves into a game.
+// Format 8 part in foliate-js at a phone's, a first Kindle's, a
+// Paperwhite's and a Scribe's size (kf8-*.png), the page the whole screen,
+// two moves into a game.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileBase, browser, play, serve, openInFoliate, DESKTOP, PHONE } from './lib.mjs';
+import { fileBase, browser, play, serve, openInFoliate, fillScreen, DESKTOP, PHONE } from './lib.mjs';
 
 const OUT = process.env.OUT_DIR;
 if (!OUT) throw new Error('OUT_DIR must name the folder for the screenshots');
@@ -59,12 +60,17 @@ for (const [name, viewport, gray] of sizes) {
 
 const server = await serve();
 try {
-  for (const [name, viewport] of [['phone', PHONE], ['eink', { width: 600, height: 800 }], ['paperwhite', { width: 1072, height: 1448 }]]) {
+  const kindles = [['phone', PHONE], ['eink', { width: 600, height: 800 }],
+    ['paperwhite', { width: 1072, height: 1448 }], ['scribe', { width: 1860, height: 2480 }]];
+  for (const [name, viewport] of kindles) {
     const b = await browser(viewport);
     const p = b.page;
     try {
       const kind = await openInFoliate(p, server, server.base + 'ebooks/tictactoe-two-player.mobi');
       if (kind !== 'KF8') throw new Error(`foliate-js read the MOBI as ${kind}`);
+      // The page the whole screen, as a Kindle's; in grays, as e-ink.
+      await fillScreen(p, viewport);
+      await p.evaluate(() => { document.documentElement.style.filter = 'grayscale(1)'; });
       // X in the centre, then O top left: click each square in the book.
       for (const sq of [4, 0]) {
         await p.waitForTimeout(1500);

@@ -10,12 +10,8 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SITE, browser, inside, layout } from './lib.mjs';
+import { SITE, SIZES, browser, inside, layout } from './lib.mjs';
 
-export const SIZES = [
-  [360, 640], [390, 844], [600, 800], [800, 600], [1072, 1448],
-  [1448, 1072], [1264, 1680], [1280, 800], [1920, 1080], [1860, 2480],
-].map(([width, height]) => ({ width, height }));
 
 /** Every folder of web pages under `dir` (relative), sorted. */
 async function folders(dir = '') {

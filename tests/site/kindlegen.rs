@@ -139,7 +139,8 @@ fn kindlegen_takes_the_hanoi_books_clean() {
 }
 
 /// kindlegen's book of our EPUB, as KindleUnpack splits it: its KF8 part
-/// holds our stylesheet as a flow of its own, whole, and a guide that
+/// holds our stylesheet as a flow of its own, whole (the board's size
+/// to the page included), and a guide that
 /// names our start; and the EPUB KindleUnpack makes of it passes epubcheck.
 fn keeps_style_and_start(book: &Path) {
     if !have("KindleUnpack (pip install mobi)", python_has("mobi"))
@@ -168,8 +169,9 @@ fn keeps_style_and_start(book: &Path) {
     let checked = run("java", &["-jar", EPUBCHECK_JAR, &epub]);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
-        css.iter()
-            .any(|c| c.contains("width:min(30%,160px)") && c.contains("page-break-before:always")),
+        css.iter().any(|c| c.contains("(100vmin - 4.5em)")
+            && c.contains("vertical-align:top")
+            && c.contains("page-break-before:always")),
         "{}: no stylesheet flow of ours: {css:?}",
         book.display()
     );

@@ -2,7 +2,8 @@
 
 Usage: check_mobi.py BOOK.mobi BOARDS [CELLS]
 
-Checks that KindleUnpack unpacks the book, that every filepos link lands
+Checks that KindleUnpack unpacks the book, that the KF8 part's squares are
+SVG flows, that every filepos link lands
 exactly on the start of a board (or the opening page), that every board can
 be reached from the opening page, and that the images decode: CELLS of them
 a board (9 unless given). Prints one
@@ -40,6 +41,15 @@ def check_kf8(epub, boards, cells):
     imgs = sum(len(re.findall(r'<img alt="', page)) for page in pages.values())
     if imgs != cells * boards:
         fail("KF8: %d squares, expected %d" % (imgs, cells * boards))
+    # Every square is an SVG flow, unpacked as an SVG file (sharp at any
+    # size), and the pages show nothing that was not unpacked.
+    with zipfile.ZipFile(epub) as z:
+        files = set(z.namelist())
+        for src in {s for page in pages.values() for s in re.findall(r'<img alt="[^"]*" src="\.\./([^"]+)"', page)}:
+            if "OEBPS/" + src not in files:
+                fail("KF8: %s is not unpacked" % src)
+            if not src.endswith(".svg") or b"<svg" not in z.read("OEBPS/" + src)[:200]:
+                fail("KF8: a square's image %s is not an SVG" % src)
     links = 0
     for name, page in pages.items():
         for file, anchor in re.findall(r'<a href="([^"#]*)#([^"]+)"', page):

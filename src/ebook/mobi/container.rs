@@ -141,8 +141,8 @@ pub(super) struct Header {
 pub(super) enum PartEnd {
     /// MOBI 6: its first and last content records (text, images, RESC).
     LastContent(usize),
-    /// KF8: its FDST record, and the two flows it lists.
-    Fdst(usize),
+    /// KF8: its FDST record, and how many flows it lists.
+    Fdst(usize, usize),
 }
 
 /// The MOBI header's length: kindlegen's, with room for the KF8 indexes.
@@ -201,9 +201,9 @@ pub(super) fn record0(meta: &Metadata, h: &Header) -> Vec<u8> {
             r.extend_from_slice(&be16(last)); // 0xc2 last content record
             r.extend_from_slice(&be32(1)); // 0xc4
         }
-        PartEnd::Fdst(fdst) => {
+        PartEnd::Fdst(fdst, flows) => {
             r.extend_from_slice(&be32(fdst as u32)); // 0xc0 FDST
-            r.extend_from_slice(&be32(2)); // 0xc4 flows
+            r.extend_from_slice(&be32(flows as u32)); // 0xc4 flows
         }
     }
     for v in [h.fcis as u32, 1, h.flis as u32, 1] {
@@ -328,7 +328,7 @@ pub fn container(
             // kindlegen names the FDST as the first image: the images are
             // the MOBI 6 part's, and none follow.
             first_image: fdst,
-            end: PartEnd::Fdst(fdst),
+            end: PartEnd::Fdst(fdst, part.flow_count()),
             flis,
             fcis: fcis_at,
             indexes: [ncx, fragment, skeleton, guide],
