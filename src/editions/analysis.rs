@@ -312,8 +312,20 @@ mod tests {
         let mut choices = 0;
         for line in json.lines().filter(|l| l.starts_with("{\"id\"")) {
             for m in line.split("{\"square\":").skip(1) {
-                let to = m.split("\"to\":\"").nth(1).unwrap().split('"').next().unwrap();
-                let said = m.split("\"value\":\"").nth(1).unwrap().split('"').next().unwrap();
+                let to = m
+                    .split("\"to\":\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                let said = m
+                    .split("\"value\":\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
                 let expect = match value_of[to] {
                     "solved" => "solves the puzzle".to_string(),
                     "1 move left" => "leaves 1 move".to_string(),

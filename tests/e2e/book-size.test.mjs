@@ -8,37 +8,14 @@
 // defaults cap a page at 720 pixels wide).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SITE, SIZES, serve, browser, openInFoliate, fillScreen } from './lib.mjs';
-
-const require = createRequire(import.meta.url);
-const JSZIP = require.resolve('jszip/dist/jszip.min.js');
-const EPUBJS = require.resolve('epubjs/dist/epub.min.js');
+import { SITE, SIZES, serve, browser, openInFoliate, openInEpubjs, fillScreen } from './lib.mjs';
 
 const server = await serve();
 after(() => server.close());
 
 const books = (await readdir(join(SITE, 'ebooks'))).filter((f) => /\.(epub|mobi)$/.test(f)).sort();
-
-/** Opens `url` in epub.js, paginated at `size`, at its first board. */
-async function openInEpubjs(p, url, size) {
-  await p.goto(server.base + 'index.html');
-  await p.evaluate(() => {
-    document.documentElement.innerHTML = '<head></head><body style="margin:0"><div id="viewer"></div></body>';
-  });
-  await p.addScriptTag({ path: JSZIP });
-  await p.addScriptTag({ path: EPUBJS });
-  await p.evaluate(async ({ url, w, h }) => {
-    const rendition = window.ePub(url).renderTo('viewer', { width: w, height: h, flow: 'paginated', spread: 'none' });
-    await rendition.display('b001.xhtml');
-    window.fit = (w, h) => rendition.resize(w, h);
-    window.shown = () => [...document.querySelectorAll('#viewer iframe')]
-      .map((f) => ({ doc: f.contentDocument, frame: f.getBoundingClientRect() }));
-    window.clip = () => document.querySelector('#viewer').getBoundingClientRect();
-  }, { url, w: size.width, h: size.height });
-}
 
 /** The boards with images on screen, and the one board's boxes: its
  * images by row, its caption and links, and the page (clip). */
@@ -142,7 +119,7 @@ for (const [engine, takes] of ENGINES) {
           const kind = await openInFoliate(b.page, server, url);
           if (name.endsWith('.mobi')) assert.equal(kind, 'KF8', name);
         } else {
-          await openInEpubjs(b.page, url, SIZES[0]);
+          await openInEpubjs(b.page, server, url, SIZES[0]);
         }
         for (const size of SIZES) {
           const where = `${name} in ${engine} at ${size.width}x${size.height}`;

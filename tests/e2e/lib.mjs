@@ -5,7 +5,10 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, extname, normalize, dirname } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
 
 export const SITE = process.env.SITE_DIR;
 if (!SITE) throw new Error('SITE_DIR must name a built site');
@@ -108,6 +111,27 @@ export async function play(page, i) {
 
 export async function heading(page) {
   return (await page.locator('h1').innerText()).trim();
+}
+
+/** Opens `url` (an EPUB) in epub.js, paginated at `viewport`, at its
+ * first board; `window.turn()` turns a page and `window.fit(w, h)`
+ * resizes it. `server` is what `serve` returned. */
+export async function openInEpubjs(p, server, url, viewport) {
+  await p.goto(server.base + 'index.html');
+  await p.evaluate(() => {
+    document.documentElement.innerHTML = '<head></head><body style="margin:0"><div id="viewer"></div></body>';
+  });
+  await p.addScriptTag({ path: require.resolve('jszip/dist/jszip.min.js') });
+  await p.addScriptTag({ path: require.resolve('epubjs/dist/epub.min.js') });
+  await p.evaluate(async ({ url, w, h }) => {
+    const rendition = window.ePub(url).renderTo('viewer', { width: w, height: h, flow: 'paginated', spread: 'none' });
+    await rendition.display('b001.xhtml');
+    window.turn = () => rendition.next();
+    window.fit = (w, h) => rendition.resize(w, h);
+    window.shown = () => [...document.querySelectorAll('#viewer iframe')]
+      .map((f) => ({ doc: f.contentDocument, frame: f.getBoundingClientRect() }));
+    window.clip = () => document.querySelector('#viewer').getBoundingClientRect();
+  }, { url, w: viewport.width, h: viewport.height });
 }
 
 /** Opens `url` (EPUB or MOBI) in foliate-js, paginated, at its first

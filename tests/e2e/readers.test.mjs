@@ -14,11 +14,9 @@ import { pathToFileURL } from 'node:url';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, browser, openInFoliate, SITE } from './lib.mjs';
+import { serve, browser, openInFoliate, openInEpubjs, SITE } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
-const JSZIP = require.resolve('jszip/dist/jszip.min.js');
-const EPUBJS = require.resolve('epubjs/dist/epub.min.js');
 const JSZipLib = require('jszip');
 const EINK = { width: 600, height: 800 };
 const PHONE = { width: 360, height: 640 };
@@ -190,24 +188,8 @@ test('the MOBI, as libmobi rebuilds it, shows each board whole at 600x800', { sk
 // The Towers of Hanoi in epub.js and foliate-js: one whole board on every
 // screen, and the 3-disc puzzle played to solved by its marked moves.
 
-/** Opens `url` in epub.js, paginated at `viewport`, at its first board. */
-async function epubjs(p, url, viewport) {
-  await p.goto(server.base + 'index.html');
-  await p.evaluate(() => {
-    document.documentElement.innerHTML = '<head></head><body style="margin:0"><div id="viewer"></div></body>';
-  });
-  await p.addScriptTag({ path: JSZIP });
-  await p.addScriptTag({ path: EPUBJS });
-  await p.evaluate(async ({ url, w, h }) => {
-    const book = window.ePub(url);
-    const rendition = book.renderTo('viewer', { width: w, height: h, flow: 'paginated', spread: 'none' });
-    await rendition.display('b001.xhtml');
-    window.turn = () => rendition.next();
-    window.shown = () => [...document.querySelectorAll('#viewer iframe')]
-      .map((f) => ({ doc: f.contentDocument, frame: f.getBoundingClientRect() }));
-    window.clip = () => document.querySelector('#viewer').getBoundingClientRect();
-  }, { url, w: viewport.width, h: viewport.height });
-}
+/** Opens `url` in epub.js at its first board (see lib.mjs). */
+const epubjs = (p, url, viewport) => openInEpubjs(p, server, url, viewport);
 
 /** Opens `url` in foliate-js at its first board (see lib.mjs). */
 const foliate = (p, url) => openInFoliate(p, server, url);
