@@ -46,8 +46,9 @@ pub struct Limits {
     /// trailing entry, the byte 0 (MOBI text is ASCII, so no character is
     /// ever split across records and the entry has no other bytes).
     /// FBReader ignores the extra-data flags and decodes all of that as
-    /// text; the all-zero code is the longest, so with 16 bits or more no
-    /// 15 zero bits spell a code, in any book however small.
+    /// text (it reads the MOBI 6 part only, whose records have no TBS);
+    /// the all-zero code is the longest, so with 16 bits or more no 15
+    /// zero bits spell a code, in any book however small.
     pub min_longest: u8,
 }
 

@@ -412,6 +412,29 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
         indx::write(&TAGS, &[entry], cncx)
     }
 
+    /// The part of flow 0 each line of the contents covers, in the NCX's
+    /// order: from its target up to the next line's target, or the end of
+    /// flow 0 after the last.
+    pub fn ncx_spans(&self) -> Vec<Range<usize>> {
+        let starts: Vec<usize> = self
+            .ncx
+            .iter()
+            .map(|(_, row, off)| self.position(*row, *off))
+            .collect();
+        starts
+            .iter()
+            .map(|&start| {
+                let end = starts
+                    .iter()
+                    .copied()
+                    .filter(|s| *s > start)
+                    .min()
+                    .unwrap_or(self.flow0);
+                start..end
+            })
+            .collect()
+    }
+
     /// The NCX index's records: the contents, flat.
     pub fn ncx_index(&self) -> Vec<Vec<u8>> {
         const TAGS: [Tag; 5] = [
@@ -441,11 +464,7 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
                 mask: 16,
             }, // fragment, offset
         ];
-        let starts: Vec<usize> = self
-            .ncx
-            .iter()
-            .map(|(_, row, off)| self.position(*row, *off))
-            .collect();
+        let spans = self.ncx_spans();
         let width = format!("{:X}", self.ncx.len().saturating_sub(1))
             .len()
             .max(2);
@@ -453,26 +472,17 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
         let entries: Vec<Entry> = self
             .ncx
             .iter()
+            .zip(&spans)
             .enumerate()
-            .map(|(i, (label, row, off))| {
-                // Up to the next entry's place in the text, or the end.
-                let start = starts[i];
-                let end = starts
-                    .iter()
-                    .copied()
-                    .filter(|s| *s > start)
-                    .min()
-                    .unwrap_or(self.flow0);
-                Entry {
-                    key: format!("{i:0width$X}").into_bytes(),
-                    values: vec![
-                        vec![start as u32],
-                        vec![(end - start) as u32],
-                        vec![cncx.offset(label)],
-                        vec![0],
-                        vec![*row as u32, *off as u32],
-                    ],
-                }
+            .map(|(i, ((label, row, off), span))| Entry {
+                key: format!("{i:0width$X}").into_bytes(),
+                values: vec![
+                    vec![span.start as u32],
+                    vec![span.len() as u32],
+                    vec![cncx.offset(label)],
+                    vec![0],
+                    vec![*row as u32, *off as u32],
+                ],
             })
             .collect();
         indx::write(&TAGS, &entries, cncx)

@@ -19,6 +19,7 @@
 
 mod compress;
 mod container;
+mod tbs;
 mod text;
 
 pub use compress::{Compression, RECORD_SIZE, TextRecords, text_records};
@@ -151,6 +152,36 @@ pub mod read {
         Some(part_text(&recs[boundary + 1..]))
     }
 
+    /// A text record without its trailing entries, as calibre's
+    /// `get_trailing_data` peels them (the highest flag first, each
+    /// ending in its backward-coded length; the multibyte bytes last), and
+    /// its TBS (flag bit 1) without its length, if it has one.
+    pub fn trailing(rec: &[u8], flags: u32) -> (&[u8], Option<&[u8]>) {
+        let mut rec = rec;
+        let mut tbs = None;
+        for bit in (1..32).rev().filter(|b| flags >> b & 1 == 1) {
+            // A backward variable-width integer: the high bit marks its
+            // first byte, read from the end.
+            let (mut size, mut width) = (0usize, 0);
+            for &b in rec.iter().rev().take(4) {
+                size |= usize::from(b & 0x7f) << (7 * width);
+                width += 1;
+                if b & 0x80 != 0 {
+                    break;
+                }
+            }
+            if bit == 1 {
+                tbs = Some(&rec[rec.len() - size..rec.len() - width]);
+            }
+            rec = &rec[..rec.len() - size];
+        }
+        if flags & 1 == 1 {
+            let extra = usize::from(rec[rec.len() - 1] & 3);
+            rec = &rec[..rec.len() - 1 - extra];
+        }
+        (rec, tbs)
+    }
+
     /// The text of the part whose record 0 is `recs[0]`.
     fn part_text(recs: &[&[u8]]) -> Vec<u8> {
         let r0 = recs[0];
@@ -164,10 +195,10 @@ pub mod read {
             }
             other => panic!("compression {other}"),
         };
+        let flags = u32_at(r0, 0xf0);
         let mut text = Vec::new();
         for rec in &recs[1..=count] {
-            let extra = usize::from(rec[rec.len() - 1] & 3);
-            let body = &rec[..rec.len() - 1 - extra];
+            let (body, _) = trailing(rec, flags);
             text.extend(match &huff {
                 None => crate::ebook::palmdoc::decompress(body).unwrap(),
                 Some(reader) => reader.decode(body).unwrap(),

@@ -271,6 +271,60 @@ fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
     }
 }
 
+/// Every text record of every KF8 part ends in its trailing byte
+/// sequences (TBS), after the multibyte bytes (extra-data flags 3, as
+/// kindlegen writes them): a Kindle opens a multi-section book without
+/// them as "Unable to Open Item" (boko). calibre's inspector computes them
+/// again from the NCX index and finds each record's bytes the same.
+#[test]
+fn every_kf8_text_record_ends_in_the_tbs_of_its_contents() {
+    let inspect = have(
+        "calibre (calibre-debug)",
+        runs("calibre-debug", &["--version"]),
+    );
+    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+        let path = book(&format!("{name}.mobi"));
+        let file = std::fs::read(&path).unwrap();
+        let recs = mobi::read::records(&file);
+        let k = recs.iter().position(|r| *r == b"BOUNDARY").unwrap() + 1;
+        let r0 = recs[k];
+        let flags = mobi::read::u32_at(r0, 0xf0);
+        assert_eq!(flags, 3, "{name}: multibyte bytes, then TBS");
+        let count = usize::from(u16::from_be_bytes([r0[8], r0[9]]));
+        let flow0 = mobi::read::u32_at(r0, 4) as usize;
+        for (i, rec) in recs[k + 1..=k + count].iter().enumerate() {
+            let tbs = mobi::read::trailing(rec, flags).1.unwrap();
+            // Every record of flow 0 lies in some line of the contents;
+            // the first names the TBS type, 8.
+            if i * mobi::RECORD_SIZE < flow0 {
+                assert!(!tbs.is_empty(), "{name}: record {i} has no TBS");
+            }
+            if i == 0 {
+                assert_eq!(tbs[0] & 0b10, 0b10, "{name}: the type follows");
+                assert_eq!(tbs[1], 0x88, "{name}: type 8");
+            }
+        }
+        if !inspect {
+            continue;
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let o = std::process::Command::new("calibre-debug")
+            .args(["--inspect-mobi", path.to_str().unwrap()])
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        let report = tmp.path().join(format!("decompiled_{name}/mobi8/tbs.txt"));
+        let report = std::fs::read_to_string(report).unwrap();
+        assert_eq!(
+            report.matches("TBS Bytes:").count(),
+            count,
+            "{name}: calibre reads a TBS on every record"
+        );
+        assert!(!report.contains("mismatch"), "{name}: {report}");
+    }
+}
+
 #[test]
 fn every_filepos_lands_on_the_start_of_a_board_or_the_opening_page() {
     for name in BOOKS {

@@ -2,7 +2,7 @@
 //! headers) of each part, the text and image records, FLIS, FCIS, the
 //! `BOUNDARY` between the MOBI 6 and KF8 parts, and EOF.
 
-use super::{Compression, RECORD_SIZE, TextRecords};
+use super::{Compression, RECORD_SIZE, TextRecords, tbs};
 use crate::ebook::kf8;
 
 /// A fixed date for the PalmDB header (seconds since 1970): the 2009 post,
@@ -133,6 +133,9 @@ pub(super) struct Header {
     fcis: usize,
     /// The NCX, fragment, skeleton and guide indexes (KF8 only).
     indexes: [u32; 4],
+    /// What trails each text record: bit 0 the multibyte bytes, bit 1
+    /// the TBS (KF8 only).
+    extra_data: u32,
     boundary: Option<u32>,
 }
 
@@ -213,7 +216,7 @@ pub(super) fn record0(meta: &Metadata, h: &Header) -> Vec<u8> {
     for v in [NULL, 0, NULL, NULL] {
         r.extend_from_slice(&be32(v)); // 0xe0 no SRCS
     }
-    r.extend_from_slice(&be32(1)); // 0xf0 extra data: multibyte overlap
+    r.extend_from_slice(&be32(h.extra_data)); // 0xf0 extra data
     let [ncx, fragment, skeleton, guide] = h.indexes;
     // 0xf4 NCX, fragment, skeleton, DATP (none) and guide indexes, 0x108.
     for v in [ncx, fragment, skeleton, NULL, guide, NULL, 0, NULL, 0] {
@@ -286,6 +289,7 @@ pub fn container(
         flis,
         fcis: fcis_at,
         indexes: [NULL; 4],
+        extra_data: 1,
         boundary: None,
     };
     if let Some((part, text)) = kf8 {
@@ -295,11 +299,17 @@ pub fn container(
         // A record's number in the KF8 part, were it pushed now.
         let here = |records: &Vec<Vec<u8>>| records.len() - k;
         let TextRecords {
+            len,
             compression,
-            records: texts,
+            records: mut texts,
             huff,
-            ..
         } = text;
+        // After the multibyte bytes, the TBS: a reader peels trailing
+        // entries from the highest flag down.
+        let trailing = tbs::trailing(&part.ncx_spans(), len, RECORD_SIZE);
+        for (record, tbs) in texts.iter_mut().zip(trailing) {
+            record.extend(tbs);
+        }
         let (text_records, huff_records) = (texts.len(), huff.len());
         records.push(Vec::new());
         records.extend(texts);
@@ -332,6 +342,7 @@ pub fn container(
             flis,
             fcis: fcis_at,
             indexes: [ncx, fragment, skeleton, guide],
+            extra_data: 0b11,
             boundary: None,
         };
         let kf8_meta = Metadata {
