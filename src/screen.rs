@@ -331,13 +331,15 @@ impl Edition {
     /// the edition, once a game is over), and each set of identical
     /// screens as one screen. Screens are identical when their cells,
     /// words and links are, links compared after merging; so two games
-    /// that end alike share their last pages. Where every cell link leads
+    /// that end alike share their last pages (when their screens do not
+    /// name their game). Where every cell link leads
     /// one move deeper (as in tic-tac-toe), one pass from the deepest
     /// screens up finds every merge; elsewhere it may find fewer, never a
     /// wrong one.
     ///
     /// An edition of one game holds each position once, so nothing merges and
-    /// it is its own book (formats keep only [`Screen::book_nav`]).
+    /// it is its own book, as is one where nothing merges (formats keep
+    /// only [`Screen::book_nav`]).
     pub fn for_books(&self) -> Cow<'_, Edition> {
         let one_game = self.screens.iter().all(|s| s.target.game() == 0);
         if one_game {
@@ -346,11 +348,9 @@ impl Edition {
         let mut order: Vec<usize> = (0..self.screens.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(self.screens[i].depth));
         let mut merged: FxHashMap<Target, Target> = FxHashMap::default();
-        // The screens kept, each with its target cleared while they are
-        // compared, and the ones kept under each hash of such a screen.
-        let mut kept: Vec<Option<Screen>> = vec![None; self.screens.len()];
-        let mut seen: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
-        for i in order {
+        // Screen `i` as books compare it: its target cleared, its nav the
+        // book's, its links following the merges so far.
+        let as_compared = |i: usize, merged: &FxHashMap<Target, Target>| {
             let old = &self.screens[i];
             let follow = |t: Target| merged.get(&t).copied().unwrap_or(t);
             let mut s = old.clone();
@@ -362,32 +362,48 @@ impl Edition {
                 cell.link = cell.link.map(follow);
             }
             s.target = Target::Contents;
+            s
+        };
+        // The screens kept, by the hash of how they compare; a kept one is
+        // made again to compare it, so no copy of the edition is held
+        // while nothing merges.
+        let mut kept = vec![false; self.screens.len()];
+        let mut seen: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+        for i in order {
+            let s = as_compared(i, &merged);
             let same = seen.entry(FxBuildHasher.hash_one(&s)).or_default();
-            match same.iter().find(|&&j| kept[j].as_ref() == Some(&s)) {
+            match same.iter().find(|&&j| as_compared(j, &merged) == s) {
                 Some(&j) => {
-                    merged.insert(old.target, self.screens[j].target);
+                    merged.insert(self.screens[i].target, self.screens[j].target);
                 }
                 None => {
                     same.push(i);
-                    kept[i] = Some(s);
+                    kept[i] = true;
                 }
             }
         }
-        // A link to a screen merged after the linking screen was looked
-        // at (only ever a nav link back up) still lands on the one kept.
+        if merged.is_empty() {
+            // Formats keep only the book's nav of each screen.
+            return Cow::Borrowed(self);
+        }
+        // Links follow every merge, those made after the linking screen was
+        // looked at (only ever a nav link back up) too.
         let follow = |t: Target| merged.get(&t).copied().unwrap_or(t);
-        for (i, s) in kept.iter_mut().enumerate() {
-            let Some(s) = s else { continue };
-            s.target = self.screens[i].target;
-            for cell in &mut s.cells {
-                cell.link = cell.link.map(follow);
-            }
-            for (link, _) in &mut s.nav {
-                if let Link::Here(t) = link {
-                    *t = follow(*t);
+        let kept: Vec<Screen> = (0..self.screens.len())
+            .filter(|&i| kept[i])
+            .map(|i| {
+                let old = &self.screens[i];
+                let mut s = old.clone();
+                s.nav = old
+                    .book_nav()
+                    .map(|(t, words)| (Link::Here(follow(t)), words))
+                    .collect();
+                for cell in &mut s.cells {
+                    cell.link = cell.link.map(follow);
                 }
-            }
-        }
+                s
+            })
+            .collect();
         Cow::Owned(Edition {
             slug: self.slug,
             name: self.name.clone(),
@@ -400,7 +416,7 @@ impl Edition {
                 .iter()
                 .map(|(line, t)| (line.clone(), follow(*t)))
                 .collect(),
-            screens: kept.into_iter().flatten().collect(),
+            screens: kept,
             files: Vec::new(),
             aspect: self.aspect,
             print_only: self.print_only,

@@ -263,16 +263,27 @@ pub fn halves<G: Game>(solver: &Solver<G>) -> [Match<G>; 2] {
 /// The gamebook at `slug`: both halves' screens, the first half first.
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>) -> Edition {
     let halves = halves(solver);
+    let side = |h: &Match<G>| G::side_name(h.spec.human);
+    let which = [
+        format!("First half: you move first ({}).", side(&halves[0])),
+        format!(
+            "Second half: the computer moves first, you are {}.",
+            side(&halves[1])
+        ),
+    ];
     let mut screens = Vec::new();
-    for half in &halves {
+    for (half, which) in halves.iter().zip(which) {
         for mut s in half.screens(solver.graph()) {
             // Paper has no "play again" for one half; the opening page
-            // has both.
+            // has both. Each page says its half, where a game's pages say
+            // the game and its level.
             s.nav = vec![(Link::Here(Target::Contents), "Back to the start")];
+            if let Some(line) = s.lines.last_mut() {
+                line.clone_from(&which);
+            }
             screens.push(s);
         }
     }
-    let side = |h: &Match<G>| G::side_name(h.spec.human);
     Edition {
         slug,
         name: "Gamebook: you against a perfect computer".to_string(),
@@ -337,5 +348,12 @@ mod tests {
         // 350 and 72 for the first best reply in cell order.
         assert_eq!(pages, [223, 62], "against {naive:?}");
         assert_eq!(naive, [350, 72]);
+        // A position the computer reaches by two moves has a page for each,
+        // so every page says the move that led to it.
+        let screens: Vec<usize> = halves
+            .iter()
+            .map(|h| h.screens(solver.graph()).len())
+            .collect();
+        assert_eq!(screens, [274, 77]);
     }
 }

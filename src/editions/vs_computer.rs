@@ -18,6 +18,12 @@ use crate::opponent::{self, Level, Rng};
 use crate::screen::{Edition, Link, Screen, Target};
 use crate::solver::Solver;
 
+/// Where a page's key keeps the computer's last move, for a position the
+/// computer reaches by more than one reply: the move's cell plus one, in
+/// the bits from here up (the position's own key below). Such a position
+/// has a page per reply, so each page says what the computer just did.
+pub const REPLY_SHIFT: u32 = 24;
+
 /// The seed used when none is given.
 pub const DEFAULT_SEED: u64 = 2009;
 
@@ -91,9 +97,9 @@ pub struct Match<G: Game> {
     pub replies: BTreeMap<G, G::Move>,
     /// Every page: positions with the player to move, and finished ones.
     pub pages: BTreeSet<G>,
-    /// For each position a reply leads to: that reply, or `None` when two
-    /// replies lead to it (made once the match is played out).
-    reached_by: rustc_hash::FxHashMap<G, Option<G::Move>>,
+    /// For each position a reply leads to: every reply that leads to it,
+    /// in order (made once the match is played out).
+    reached_by: rustc_hash::FxHashMap<G, Vec<G::Move>>,
 }
 
 impl<G: Game> Match<G> {
@@ -159,32 +165,57 @@ impl<G: Game> Match<G> {
         }
         for (&after, &square) in &game.replies {
             let board = after.play(square).expect("the reply is legal");
-            game.reached_by
-                .entry(board)
-                .and_modify(|s| *s = s.filter(|&s| s == square))
-                .or_insert(Some(square));
+            game.reached_by.entry(board).or_default().push(square);
+        }
+        for replies in game.reached_by.values_mut() {
+            replies.sort_unstable();
+            replies.dedup();
         }
         game
     }
 
     /// Where the player's move `square` on `board` leads, for a page.
     pub fn target(&self, board: G, square: G::Move) -> Option<G> {
+        self.follow(board, square).map(|(b, _)| b)
+    }
+
+    /// Where the player's move `square` on `board` leads, and the
+    /// computer's reply on the way (none if the player's move ended the
+    /// game).
+    fn follow(&self, board: G, square: G::Move) -> Option<(G, Option<G::Move>)> {
         let after = board.play(square).ok()?;
         if after.is_over() {
-            return Some(after);
+            return Some((after, None));
         }
-        after.play(*self.replies.get(&after)?).ok()
+        let reply = *self.replies.get(&after)?;
+        Some((after.play(reply).ok()?, Some(reply)))
+    }
+
+    /// The computer's moves that reach `board` last, one for each of its
+    /// pages: the opening on the first page when the computer starts, the
+    /// replies that lead to it, or none (the player's own start, or a
+    /// game the player's move ended).
+    pub fn arrivals(&self, board: G) -> Vec<Option<G::Move>> {
+        if board == self.start {
+            return vec![self.opening];
+        }
+        // Whose move made a position is the position's own (see
+        // [`Game::mover`]), so one the computer reaches only the computer
+        // reaches.
+        match self.reached_by.get(&board) {
+            Some(replies) => replies.iter().map(|&r| Some(r)).collect(),
+            None => vec![None],
+        }
     }
 
     /// The move the computer made last to reach `board`, when every way
     /// this match reaches `board` ends with the same reply (or the
-    /// opening). The page says it, so a screen-reader user hears the
-    /// computer's move.
+    /// opening).
     pub fn last_reply(&self, board: G) -> Option<G::Move> {
-        if board == self.start && self.opening.is_some() {
-            return self.opening;
+        match self.arrivals(board)[..] {
+            [one] => one,
+            _ => None,
         }
-        self.reached_by.get(&board).copied().flatten()
     }
 
     /// How the page of a position names its state, from the player's side.
@@ -197,30 +228,50 @@ impl<G: Game> Match<G> {
         }
     }
 
-    /// The address of one of this match's positions.
+    /// The address of one of this match's positions, its first page if it
+    /// has one for each reply that reaches it.
     pub fn at(&self, board: G) -> Target {
+        self.reached(board, self.arrivals(board)[0])
+    }
+
+    /// The address of the page of `board` reached by the computer's move
+    /// `reply`: a page of its own when more than one reply reaches
+    /// `board` (see [`REPLY_SHIFT`]).
+    pub fn reached(&self, board: G, reply: Option<G::Move>) -> Target {
+        let key = board.key();
+        assert!(key < 1 << REPLY_SHIFT, "a key below the reply's bits");
+        let shared = self.reached_by.get(&board).is_some_and(|r| r.len() > 1);
+        let key = match reply {
+            Some(r) if shared => key | (G::cell(r) as u32 + 1) << REPLY_SHIFT,
+            _ => key,
+        };
         Target::Page {
             game: self.spec.number as u16,
-            key: board.key(),
+            key,
         }
     }
 
-    /// One position's screen; `graph` gives its depth.
-    pub fn screen(&self, graph: &StateGraph<G>, board: G) -> Screen {
+    /// The screen of `board` reached by the computer's move `reply` (see
+    /// [`Match::arrivals`]); `graph` gives its depth.
+    pub fn screen(&self, graph: &StateGraph<G>, board: G, reply: Option<G::Move>) -> Screen {
         let depth = graph.depth(board).expect("a reachable position");
         let heading = self.heading(board);
-        let mut s = Screen::new(self.at(board), board, depth, heading, |square| {
-            self.target(board, square).map(|b| self.at(b))
+        let at = self.reached(board, reply);
+        let mut s = Screen::new(at, board, depth, heading, |square| {
+            self.follow(board, square).map(|(b, r)| self.reached(b, r))
         });
         // The title says what the heading says ("The computer wins", not
         // "O wins"), then the position.
         if let Some(rest) = s.title.strip_prefix(board.heading().as_str()) {
             s.title = format!("{}{rest}", s.heading);
         }
-        if let Some(square) = self.last_reply(board) {
+        // What the computer just did, so a screen-reader user hears it,
+        // then which game this is.
+        if let Some(square) = reply {
             s.lines
                 .push(format!("The computer played {}.", G::move_name(square)));
         }
+        s.lines.push(format!("{}.", self.describe()));
         // Only the web says "Play again": the book shares a game's last
         // pages with other games that end alike, and offers the contents.
         let again = Link::Web(self.at(self.start));
@@ -245,7 +296,10 @@ impl<G: Game> Match<G> {
         order.sort_by_key(|&(depth, b)| (depth, b.key()));
         order
             .into_iter()
-            .map(|(_, b)| self.screen(graph, b))
+            .flat_map(|(_, b)| {
+                let arrivals = self.arrivals(b);
+                arrivals.into_iter().map(move |r| self.screen(graph, b, r))
+            })
             .collect()
     }
 
@@ -362,31 +416,83 @@ mod tests {
         }
     }
 
+    /// Every page names the computer's move that led to it, the one the
+    /// link followed: a position two replies reach has a page for each.
+    /// Only the player's own start and the boards the player's move ends
+    /// name none.
     #[test]
-    fn the_named_last_reply_is_a_computer_mark() {
+    fn every_page_names_the_computers_move_that_led_to_it() {
         let s = solver();
         for game in games(&Settings::default(), &s) {
-            let computer = game.spec.human.opponent();
-            let mut named = 0;
+            let computer = Cell::Taken(Player::from(game.spec.human.opponent()));
+            let mut shared = 0;
             for &b in &game.pages {
-                if let Some(sq) = game.last_reply(b) {
-                    assert_eq!(b.cell(sq), Cell::Taken(Player::from(computer)), "{b}");
-                    named += 1;
+                let arrivals = game.arrivals(b);
+                shared += usize::from(arrivals.len() > 1);
+                for reply in arrivals {
+                    let screen = game.screen(s.graph(), b, reply);
+                    let said = screen
+                        .lines
+                        .iter()
+                        .find(|l| l.starts_with("The computer played"));
+                    match reply {
+                        Some(sq) => {
+                            assert_eq!(b.cell(sq), computer, "{b}");
+                            let words = format!("The computer played {}.", Board::move_name(sq));
+                            assert_eq!(said, Some(&words), "{b}");
+                        }
+                        None => assert!(
+                            said.is_none() && (b == game.start || b.is_over()),
+                            "{b}: {said:?}"
+                        ),
+                    }
+                    assert_eq!(screen.lines.last(), Some(&format!("{}.", game.describe())));
                 }
             }
-            // Every page but a few transpositions and the player's own wins
-            // and draws names the computer's move.
-            assert!(
-                named * 2 > game.pages.len(),
-                "{}: {named} of {}",
-                game.describe(),
-                game.pages.len()
-            );
+            // Each link lands on a page that names the mark the computer
+            // added after the player's.
+            let screens = game.screens(s.graph());
+            let by_target: std::collections::HashMap<Target, &Screen> =
+                screens.iter().map(|s| (s.target, s)).collect();
+            assert_eq!(by_target.len(), screens.len(), "one page per address");
+            for screen in &screens {
+                let Target::Page { key, .. } = screen.target else {
+                    unreachable!()
+                };
+                let b = Board::from_id(key & ((1 << REPLY_SHIFT) - 1)).unwrap();
+                for (cell, square) in screen.cells.iter().zip(Square::ALL) {
+                    let Some(to) = cell.link else { continue };
+                    let after = b.play(square).unwrap();
+                    let there = by_target[&to];
+                    let Target::Page { key, .. } = to else {
+                        unreachable!()
+                    };
+                    let next = Board::from_id(key & ((1 << REPLY_SHIFT) - 1)).unwrap();
+                    let added: Vec<Square> = Square::ALL
+                        .into_iter()
+                        .filter(|&q| after.cell(q) != next.cell(q))
+                        .collect();
+                    let said = there
+                        .lines
+                        .iter()
+                        .find(|l| l.starts_with("The computer played"));
+                    match added[..] {
+                        [r] => assert_eq!(
+                            said,
+                            Some(&format!("The computer played {}.", Board::move_name(r))),
+                            "{b} {square:?}"
+                        ),
+                        [] => assert!(next.is_over() && said.is_none(), "{b} {square:?}"),
+                        _ => panic!("{b} {square:?}: {added:?}"),
+                    }
+                }
+            }
+            assert!(shared > 0 || game.pages.len() < 50, "{}", game.describe());
         }
     }
 
     #[test]
-    fn the_book_shares_screens_and_plays_every_game_the_same() {
+    fn the_book_plays_every_game_the_same() {
         let s = solver();
         for level in Level::ALL {
             let settings = Settings {
@@ -396,7 +502,6 @@ mod tests {
             let games = games(&settings, &s);
             let web = edition("vs", &s, &games);
             let book = web.for_books();
-            assert!(book.screens.len() < web.screens.len(), "{level}");
             let screens: std::collections::HashMap<Target, &Screen> =
                 book.screens.iter().map(|s| (s.target, s)).collect();
             assert_eq!(screens.len(), book.screens.len());

@@ -1,11 +1,19 @@
 //! The games against the computer, read back from the built pages.
 
+use tictactoe_book::editions::vs_computer::REPLY_SHIFT;
 use tictactoe_book::games::tictactoe::{Board, Cell, Player, Status};
 
 use crate::common::*;
 
-/// Every page of every game: its squares are its id, and each square link
-/// makes the player's move plus at most one computer mark.
+/// The board a page's name names: its key, less the computer's move a
+/// page of its own keeps above [`REPLY_SHIFT`].
+fn board_of(path: &std::path::Path) -> Board {
+    Board::from_id(page_id(path) & ((1 << REPLY_SHIFT) - 1)).unwrap()
+}
+
+/// Every page of every game: its squares are its id, each square link
+/// makes the player's move plus at most one computer mark, and the page it
+/// lands on names that mark; every page names its game and level.
 #[test]
 fn every_game_page_is_consistent() {
     let root = built().join("vs-computer");
@@ -25,8 +33,28 @@ fn every_game_page_is_consistent() {
         for path in pages {
             let page = Page::read(&path);
             let board = page.board();
-            assert_eq!(board.id(), page_id(&path), "{}", path.display());
+            assert_eq!(board, board_of(&path), "{}", path.display());
             let text = page.text();
+            assert!(
+                text.contains(&format!(
+                    "Game {}: ",
+                    dir.file_name().unwrap().to_str().unwrap()
+                )),
+                "{}: {text}",
+                path.display()
+            );
+            let said = text
+                .split("The computer played ")
+                .nth(1)
+                .map(|rest| rest.split('.').next().unwrap().to_string());
+            // Only the player's own start and the boards the player's
+            // move ends name no computer's move.
+            let marks = board.legal_moves().len();
+            assert!(
+                said.is_some() || marks == 9 || board.to_move() != human,
+                "{}: says nothing of the computer's move",
+                path.display()
+            );
             for (i, (cell, link, _)) in page.squares().into_iter().enumerate() {
                 let Some(link) = link else {
                     assert!(
@@ -36,7 +64,7 @@ fn every_game_page_is_consistent() {
                     );
                     continue;
                 };
-                let next = Board::from_id(page_id(std::path::Path::new(&link))).unwrap();
+                let next = board_of(std::path::Path::new(&link));
                 assert!(dir.join(&link).is_file(), "{link} missing");
                 let after = board.play(sq(i)).unwrap();
                 assert_eq!(board.to_move(), human);
@@ -50,10 +78,13 @@ fn every_game_page_is_consistent() {
                         .filter(|s| after.play(*s) == Ok(next))
                         .collect();
                     assert_eq!(replies.len(), 1, "{}: {link}", path.display());
+                    // The page it lands on names that mark.
+                    let there = Page::read(&dir.join(&link)).text();
+                    let words = format!("The computer played {}.", replies[0].name());
+                    assert!(there.contains(&words), "{}: {link}", path.display());
                 }
             }
-            if let Some(rest) = text.split("The computer played ").nth(1) {
-                let name = rest.split('.').next().unwrap();
+            if let Some(name) = said {
                 let square = (0..9).map(sq).find(|s| s.name() == name).unwrap();
                 assert_eq!(
                     board.cell(square),
