@@ -167,6 +167,10 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     const TEXTS: Texts;
     /// How its map draws it, if it has one.
     const MAP: Option<MapStyle> = None;
+    /// Whether each move is a whole column of the grid, its top cell the
+    /// link (the Towers of Hanoi's pegs): a web page then makes the
+    /// whole column one place to tap, the link still one.
+    const COLUMN_MOVES: bool = false;
 
     /// The position before the first move.
     fn start(rules: Self::Rules) -> Self;

@@ -106,7 +106,13 @@ impl Grid for WebGrid<'_> {
 /// board never overflows its box), for the stylesheet to fit it.
 fn grid(out: &mut String, edition: &Edition, screen: &Screen, full: bool) {
     use std::fmt::Write as _;
-    out.push_str("<div class=b");
+    // A game whose moves are columns: each top-row link covers its column
+    // (the stylesheet's `.c`).
+    out.push_str(if edition.column_moves {
+        "<div class=\"b c\""
+    } else {
+        "<div class=b"
+    });
     if edition.aspect != 1.0 {
         let thousandths = (edition.aspect * 1000.0).ceil() as u32;
         let _ = write!(

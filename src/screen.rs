@@ -263,6 +263,10 @@ pub struct Edition {
     ///
     /// [`Game::aspect`]: crate::game::Game::aspect
     pub aspect: f64,
+    /// Whether each move is a whole column ([`Game::COLUMN_MOVES`]).
+    ///
+    /// [`Game::COLUMN_MOVES`]: crate::game::Game::COLUMN_MOVES
+    pub column_moves: bool,
     /// Whether it is made for paper alone: no web pages, and a PDF as its
     /// only book (the gamebook).
     pub print_only: bool,
@@ -419,6 +423,7 @@ impl Edition {
             screens: kept,
             files: Vec::new(),
             aspect: self.aspect,
+            column_moves: self.column_moves,
             print_only: self.print_only,
             used: OnceLock::new(),
         })

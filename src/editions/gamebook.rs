@@ -308,6 +308,7 @@ does.",
         screens,
         files: Vec::new(),
         aspect: solver.graph().root().aspect(),
+        column_moves: G::COLUMN_MOVES,
         print_only: true,
         used: Default::default(),
     }

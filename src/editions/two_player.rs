@@ -60,6 +60,7 @@ pub fn edition<G: Game>(
         }),
         files: Vec::new(),
         aspect: start.aspect(),
+        column_moves: G::COLUMN_MOVES,
         print_only: false,
         used: Default::default(),
     }

@@ -333,6 +333,7 @@ only links. Easy games can be won; a perfect computer never loses.",
         screens: screens.into_iter().flatten().collect(),
         files: Vec::new(),
         aspect: solver.graph().root().aspect(),
+        column_moves: G::COLUMN_MOVES,
         print_only: false,
         used: Default::default(),
     }

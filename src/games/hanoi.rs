@@ -294,6 +294,7 @@ is solved in the fewest moves, 2^N - 1 for N discs.",
         analysis_start: "Start the puzzle",
     };
     const MAP: Option<MapStyle> = Some(MapStyle::Graph);
+    const COLUMN_MOVES: bool = true;
 
     fn start(rules: Rules) -> Hanoi {
         Hanoi::start(rules)

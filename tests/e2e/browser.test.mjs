@@ -257,3 +257,47 @@ for (const [where, base] of BASES) {
     });
   }
 }
+
+// The Towers of Hanoi on a 390-pixel phone: each peg is one link, and the
+// whole column is where to tap it, the discs and the peg included, not
+// only the strip of air above them; a tap below the board follows none.
+test('the whole peg column is one link to tap (390x844)', async () => {
+  const b = await browser({ width: 390, height: 844 });
+  try {
+    for (const file of ['hanoi/0.html', 'hanoi/1.html', 'hanoi-analysis/0.html']) {
+      await b.page.goto(fileBase() + file);
+      const hrefs = await b.page.locator('table').evaluate((t) => {
+        const r = t.getBoundingClientRect();
+        const at = (x, y) => document.elementFromPoint(x, y)?.closest('a')?.getAttribute('href') ?? null;
+        // Each column at five heights, from its top to just above the
+        // base, then just below the board.
+        return [0, 1, 2].map((c) => {
+          const x = r.x + (c + 0.5) * r.width / 3;
+          return [0.05, 0.3, 0.55, 0.8, 0.95].map((f) => at(x, r.y + f * r.height)).concat([at(x, r.bottom + 4)]);
+        });
+      });
+      const columns = await b.page.locator('table tr:first-child td').evaluateAll((tds) => tds.map((td) => td.querySelector('a')?.getAttribute('href') ?? null));
+      columns.forEach((href, c) => {
+        const hits = hrefs[c];
+        assert.deepEqual(hits.slice(0, 5), Array(5).fill(href), `${file}: column ${c}`);
+        assert.equal(hits[5], null, `${file}: below column ${c}`);
+      });
+      const box = await b.page.locator('table a').first().evaluate((a) => {
+        const t = a.closest('table').getBoundingClientRect();
+        return [a.getBoundingClientRect().width, t.height];
+      });
+      assert.ok(box[0] >= 44 && box[1] >= 44, `${file}: ${box}`);
+      // A tap on the discs of the first column with a link lifts or puts
+      // down, as its link says.
+      const c = columns.findIndex((h) => h);
+      const t = await b.page.locator('table').boundingBox();
+      const before = b.page.url();
+      await b.page.mouse.click(t.x + (c + 0.5) * t.width / 3, t.y + 0.8 * t.height);
+      await b.page.waitForURL((u) => u.href !== before);
+      assert.ok(b.page.url().endsWith(columns[c].replace(/^.*\//, '')), `${file}: ${b.page.url()}`);
+    }
+    assert.deepEqual(b.failed, []);
+  } finally {
+    await b.close();
+  }
+});
