@@ -352,9 +352,8 @@ impl Edition {
         let mut order: Vec<usize> = (0..self.screens.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(self.screens[i].depth));
         let mut merged: FxHashMap<Target, Target> = FxHashMap::default();
-        // Screen `i` as books compare it: its target cleared, its nav the
-        // book's, its links following the merges so far.
-        let as_compared = |i: usize, merged: &FxHashMap<Target, Target>| {
+        // Screen `i` with the book's nav, its links following `merged`.
+        let in_book = |i: usize, merged: &FxHashMap<Target, Target>| {
             let old = &self.screens[i];
             let follow = |t: Target| merged.get(&t).copied().unwrap_or(t);
             let mut s = old.clone();
@@ -365,8 +364,12 @@ impl Edition {
             for cell in &mut s.cells {
                 cell.link = cell.link.map(follow);
             }
-            s.target = Target::Contents;
             s
+        };
+        // As books compare it: its target cleared too.
+        let as_compared = |i: usize, merged: &FxHashMap<Target, Target>| Screen {
+            target: Target::Contents,
+            ..in_book(i, merged)
         };
         // The screens kept, by the hash of how they compare; a kept one is
         // made again to compare it, so no copy of the edition is held
@@ -395,18 +398,7 @@ impl Edition {
         let follow = |t: Target| merged.get(&t).copied().unwrap_or(t);
         let kept: Vec<Screen> = (0..self.screens.len())
             .filter(|&i| kept[i])
-            .map(|i| {
-                let old = &self.screens[i];
-                let mut s = old.clone();
-                s.nav = old
-                    .book_nav()
-                    .map(|(t, words)| (Link::Here(follow(t)), words))
-                    .collect();
-                for cell in &mut s.cells {
-                    cell.link = cell.link.map(follow);
-                }
-                s
-            })
+            .map(|i| in_book(i, &merged))
             .collect();
         Cow::Owned(Edition {
             slug: self.slug,

@@ -536,6 +536,26 @@ mod tests {
         }
     }
 
+    /// Without the line naming their game, screens alike in several games
+    /// are one screen in the books, and every link lands on a kept one.
+    #[test]
+    fn screens_alike_in_several_games_merge_in_books() {
+        let s = solver();
+        let games = games(&Settings::default(), &s);
+        let mut web = edition("vs", &s, &games);
+        for screen in &mut web.screens {
+            screen.lines.pop();
+        }
+        let book = web.for_books();
+        assert!(book.screens.len() < web.screens.len());
+        let kept: BTreeSet<Target> = book.screens.iter().map(|s| s.target).collect();
+        for screen in &book.screens {
+            for to in screen.cells.iter().filter_map(|c| c.link) {
+                assert!(kept.contains(&to), "{to:?}");
+            }
+        }
+    }
+
     #[test]
     fn easy_games_can_be_won() {
         let settings = Settings {
