@@ -6,7 +6,9 @@
 //! Invariant: within a game each board the computer faces has one reply,
 //! drawn once from that board's own window of the game's ChaCha stream; a
 //! player's square link goes to the board after the player's move and that
-//! reply (or to the finished board if the player's move ended the game).
+//! reply (or to the finished board if the player's move ended the game),
+//! to the page that names that reply: a board two replies reach has a page
+//! for each (its key carries the reply, [`REPLY_SHIFT`]).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -95,7 +97,8 @@ pub struct Match<G: Game> {
     pub opening: Option<G::Move>,
     /// The computer's reply to each position it faced.
     pub replies: BTreeMap<G, G::Move>,
-    /// Every page: positions with the player to move, and finished ones.
+    /// Every position with a page (or, reached by several replies, a page
+    /// for each): the player to move, and finished ones.
     pub pages: BTreeSet<G>,
     /// For each position a reply leads to: every reply that leads to it,
     /// in order (made once the match is played out).
@@ -205,16 +208,6 @@ impl<G: Game> Match<G> {
         match self.reached_by.get(&board) {
             Some(replies) => replies.iter().map(|&r| Some(r)).collect(),
             None => vec![None],
-        }
-    }
-
-    /// The move the computer made last to reach `board`, when every way
-    /// this match reaches `board` ends with the same reply (or the
-    /// opening).
-    pub fn last_reply(&self, board: G) -> Option<G::Move> {
-        match self.arrivals(board)[..] {
-            [one] => one,
-            _ => None,
         }
     }
 
