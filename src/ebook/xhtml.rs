@@ -59,19 +59,33 @@ pub(super) fn css(book: &Edition) -> String {
     let share = (93 / columns.max(1)).max(1);
     // The board's height over one cell's width.
     let per_cell = columns as f64 * book.aspect;
+    // Room for the caption: a line more for each line of text past the
+    // first (the games against the computer name the computer's move and
+    // the game).
+    let lines = book
+        .screens
+        .iter()
+        .map(|s| s.lines.len())
+        .max()
+        .unwrap_or(0);
+    let room = CAPTION_ROOM + LINE_ROOM * lines.saturating_sub(1) as f64;
     format!(
         "body{{margin:0;text-align:center}}\
 body>div{{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid;min-height:100%;display:flow-root}}\
 [style*=column-width]>body>div{{break-before:column}}\
 p{{text-indent:0;margin:.3em 0}}\
-img{{width:{share}%;width:min({share}%,calc((100vmin - {CAPTION_ROOM})/{per_cell:.3}));height:auto;border:0;vertical-align:top}}\
+img{{width:{share}%;width:min({share}%,calc((100vmin - {room}em)/{per_cell:.3}));height:auto;border:0;vertical-align:top}}\
 h1{{font-size:1.4em}}"
     )
 }
 
-/// The height a screen keeps below its board: two lines of caption, the
-/// links after it, and the paragraphs' margins.
-const CAPTION_ROOM: &str = "4.5em";
+/// The height, in ems, a screen keeps below its board: two lines of
+/// caption (its heading and a line of text), the links after it, and the
+/// paragraphs' margins.
+const CAPTION_ROOM: f64 = 4.5;
+
+/// The height, in ems, of each further line of caption.
+const LINE_ROOM: f64 = 1.5;
 
 /// A content document: `title`, the stylesheet at `css`, and `body` in a
 /// `<body>` with `body_attrs` (each with a space before it).
