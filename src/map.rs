@@ -43,8 +43,11 @@ pub struct Map {
     pub picture: Picture,
     /// Its title (the SVG's `<title>`).
     pub title: String,
-    /// What it shows (the SVG's `<desc>`).
+    /// What it shows (the SVG's `<desc>`): [`Map::paper`], and where its
+    /// links lead.
     pub about: String,
+    /// What it shows, in words for paper (the poster's): no links.
+    pub paper: String,
     /// Its marks and lines in a sentence or two, shown above it.
     pub legend: String,
     /// Words at points of the picture (in its units), shown under them:
@@ -54,15 +57,32 @@ pub struct Map {
     pub aspect: f64,
     /// Boards drawn (a puzzle: its nodes).
     pub boards: usize,
+    /// How a page of the map is cut into parts to zoom into on a phone.
+    pub split: Split,
+}
+
+/// How a page of a map is cut into the parts a phone zooms into.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Split {
+    /// Three by three, as a map of boards nests: each part a cell of the
+    /// board the page shows.
+    Thirds,
+    /// A triangle's three halves, as the Sierpinski triangle nests: the
+    /// top, the bottom left and the bottom right, each shown as far as its
+    /// links reach.
+    Triangle,
 }
 
 /// The width of a map's SVG in its own units, the picture scaled to it.
 const FRAME: f64 = 729.0;
+/// The height of the row of links above a map's words: 88 units, 47
+/// pixels on a 390-pixel phone.
+const NAV: f64 = 88.0;
 /// The words above the picture, in the units of [`FRAME`], large enough
 /// to read on a phone, where the map is 390 pixels wide: the title's
 /// font size, its line height and the characters a line of it holds (the
-/// first shares its line with the way home), then the legend's.
-const TITLE: (f64, f64, usize) = (28.0, 34.0, 36);
+/// row of links is above them), then the legend's.
+const TITLE: (f64, f64, usize) = (28.0, 34.0, 40);
 const LEGEND: (f64, f64, usize) = (22.0, 28.0, 58);
 
 /// `text` broken at spaces into lines of at most `width` characters.
@@ -80,33 +100,253 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// The smallest side of a link a finger hits, as a part of the width of
+/// the page that shows it: 44 pixels on a 390-pixel phone, where a map's
+/// page is as wide as the screen.
+const FINGER: f64 = 44.0 / 390.0;
+
+/// The parts of a page's drawing, as its zoom links name them: for
+/// [`Split::Thirds`] the nine, row by row; for [`Split::Triangle`] the
+/// first, the seventh and the ninth.
+const PARTS: [&str; 9] = [
+    "top left",
+    "top",
+    "top right",
+    "left",
+    "centre",
+    "right",
+    "bottom left",
+    "bottom",
+    "bottom right",
+];
+
+impl Split {
+    /// The parts of `[x, y, w, h]`, each its index in [`PARTS`] and where
+    /// a tap zooms into it; together they cover the rectangle once.
+    fn parts(self, [x, y, w, h]: [f64; 4]) -> Vec<(u8, [f64; 4])> {
+        match self {
+            Split::Thirds => (0..9)
+                .map(|i| {
+                    let (col, row) = (f64::from(i % 3), f64::from(i / 3));
+                    (i, [x + col * w / 3.0, y + row * h / 3.0, w / 3.0, h / 3.0])
+                })
+                .collect(),
+            Split::Triangle => vec![
+                (1, [x, y, w, h / 2.0]),
+                (6, [x, y + h / 2.0, w / 2.0, h / 2.0]),
+                (8, [x + w / 2.0, y + h / 2.0, w / 2.0, h / 2.0]),
+            ],
+        }
+    }
+}
+
+/// A phone's stylesheet for a whole map: below this width, or with a
+/// finger for a pointer, the links a finger hits (`taps`) stand in for
+/// the map's own.
+const PHONE_STYLE: &str = "<style>.taps{display:none}@media (pointer:coarse),(max-width:640px)\
+{.links{display:none}.taps{display:inline}}</style>";
+
+/// The page of the part of a map at `path` (each step one of [`PARTS`],
+/// by its index), in the map's folder: `48.svg` is the centre's bottom
+/// right. This is the one place such a page is named.
+fn part_page(path: &[u8]) -> String {
+    let mut name: String = path.iter().map(|&i| char::from(b'0' + i)).collect();
+    name.push_str(".svg");
+    name
+}
+
+/// One page of a map: the whole map, or a part of it shown larger.
+struct Page<'a> {
+    /// The map's stem (`tictactoe-x`).
+    stem: &'a str,
+    /// The part's path from the whole map, empty for the whole map.
+    path: Vec<u8>,
+    /// The part's rectangle in the map's picture.
+    rect: [f64; 4],
+    /// What the part is, for its title.
+    name: String,
+}
+
+impl Page<'_> {
+    /// The way from this page to the maps' folder.
+    fn up(&self) -> &'static str {
+        if self.path.is_empty() { "" } else { "../" }
+    }
+
+    /// The address of the page of its part `i`, from this page.
+    fn child_href(&self, i: u8) -> String {
+        let mut path = self.path.clone();
+        path.push(i);
+        if self.path.is_empty() {
+            format!("{}/{}", self.stem, part_page(&path))
+        } else {
+            part_page(&path)
+        }
+    }
+}
+
 impl Map {
-    /// The standalone SVG document: a page a stranger understands on its
-    /// own, with the map's title, its legend and a link home above the
-    /// picture, and its labels (a puzzle's start and goal) in it.
-    pub fn svg(&self) -> Vec<u8> {
-        use std::fmt::Write as _;
+    /// The standalone SVG documents of the map, each with its path beside
+    /// `file` (the whole map's, `map/tictactoe-x.svg`): the whole map
+    /// first, then a page for each part of it whose links are too small
+    /// for a finger on a phone (in the folder `map/tictactoe-x/`). Each is
+    /// a page a stranger understands on its own, with the map's title, its
+    /// legend and links home (and out, from a part) above the picture,
+    /// and its labels (a puzzle's start and goal) in it. On a phone, the
+    /// whole map and every part offer only links a finger hits: a link of
+    /// the map where it is large enough, else its part, to zoom in.
+    pub fn pages(&self, file: &str) -> Vec<(String, Vec<u8>)> {
+        let folder = file.strip_suffix(".svg").unwrap_or(file);
+        let stem = folder.rsplit('/').next().unwrap_or(folder);
         let p = &self.picture;
+        let mut out = Vec::new();
+        let mut todo = vec![Page {
+            stem,
+            path: Vec::new(),
+            rect: [0.0, 0.0, p.width, p.height],
+            name: String::new(),
+        }];
+        while let Some(page) = todo.pop() {
+            let (taps, parts) = self.taps(&page);
+            let path = if page.path.is_empty() {
+                file.to_string()
+            } else {
+                format!("{folder}/{}", part_page(&page.path))
+            };
+            out.push((path, self.svg(&page, &taps, !parts.is_empty())));
+            todo.extend(parts.into_iter().rev());
+        }
+        out
+    }
+
+    /// The links a page offers a finger, in the picture's units, and the
+    /// pages of its parts they zoom into: the page's drawing cut in three
+    /// by three, each part holding links either those links, when all are
+    /// [`FINGER`] wide, or one link to its own page.
+    fn taps<'a>(&self, page: &Page<'a>) -> (Vec<Link>, Vec<Page<'a>>) {
+        let [x0, y0, w, _] = page.rect;
+        let (mut taps, mut parts) = (Vec::new(), Vec::new());
+        for (i, rect) in self.split.parts(page.rect) {
+            let part = PARTS[usize::from(i)];
+            let inside: Vec<&Link> = (self.picture.links.iter())
+                .filter(|l| {
+                    let [cx, cy] = l.area.centre();
+                    cx >= rect[0]
+                        && cx < rect[0] + rect[2]
+                        && cy >= rect[1]
+                        && cy < rect[1] + rect[3]
+                })
+                .collect();
+            if inside.is_empty() {
+                continue;
+            }
+            let fits = |l: &&Link| {
+                let [_, _, bw, bh] = l.area.bounds();
+                bw.min(bh) >= FINGER * w
+            };
+            if inside.iter().all(fits) {
+                taps.extend(inside.iter().map(|l| l.moved(-x0, -y0, page.up())));
+                continue;
+            }
+            // The part's name: the moves its links share, where that is
+            // a link's own name (a tic-tac-toe map's board), else where it
+            // lies.
+            let first = &inside[0].title;
+            let mut shared = first.len();
+            for l in &inside {
+                shared = shared.min(
+                    first
+                        .bytes()
+                        .zip(l.title.bytes())
+                        .take_while(|(a, b)| a == b)
+                        .count(),
+                );
+            }
+            let name = match inside.iter().find(|l| l.title.len() == shared) {
+                Some(l) => l.title.clone(),
+                None if page.name.is_empty() => format!("the {part} part"),
+                None => format!("the {part} part of {}", page.name),
+            };
+            let mut path = page.path.clone();
+            path.push(i);
+            taps.push(Link {
+                href: page.child_href(i),
+                title: format!("Zoom in: {name}"),
+                area: Area::Rect([rect[0] - x0, rect[1] - y0, rect[2], rect[3]]),
+            });
+            // What the part's page shows: the cell, or as far as its links
+            // reach (a neighbour's dots stay out, the lines to them show).
+            let shown = match self.split {
+                Split::Thirds => rect,
+                Split::Triangle => {
+                    let mut b = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
+                    for l in &inside {
+                        let [lx, ly, lw, lh] = l.area.bounds();
+                        b = [
+                            b[0].min(lx),
+                            b[1].min(ly),
+                            b[2].max(lx + lw),
+                            b[3].max(ly + lh),
+                        ];
+                    }
+                    [b[0], b[1], b[2] - b[0], b[3] - b[1]]
+                }
+            };
+            parts.push(Page {
+                stem: page.stem,
+                path,
+                rect: shown,
+                name,
+            });
+        }
+        (taps, parts)
+    }
+
+    /// The SVG document of `page`, offering `taps` on a phone (`deeper`
+    /// when some of them zoom in).
+    fn svg(&self, page: &Page, taps: &[Link], deeper: bool) -> Vec<u8> {
+        use std::fmt::Write as _;
+        let whole = page.path.is_empty();
+        let p = if whole {
+            &self.picture
+        } else {
+            &self.picture.crop(page.rect)
+        };
         let scale = FRAME / p.width;
-        let (title, legend) = (wrap(&self.title, TITLE.2), wrap(&self.legend, LEGEND.2));
-        let head = 12.0 + TITLE.1 * title.len() as f64 + LEGEND.1 * legend.len() as f64 + 12.0;
+        let title = if whole {
+            self.title.clone()
+        } else {
+            format!("{}, zoomed in: {}", self.title, page.name)
+        };
+        let legend = match (whole, deeper) {
+            (true, true) => format!("{} On a phone, a tap on a part zooms in.", self.legend),
+            (false, true) => format!("{} A tap on a part zooms in further.", self.legend),
+            (_, false) => self.legend.clone(),
+        };
+        let (title_lines, legend) = (wrap(&title, TITLE.2), wrap(&legend, LEGEND.2));
+        let head = NAV + TITLE.1 * title_lines.len() as f64 + LEGEND.1 * legend.len() as f64 + 12.0;
         let height = (head + p.height * scale).ceil();
         let mut out = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {FRAME} {height}\" \
-role=\"img\" font-family=\"sans-serif\"><title>"
+preserveAspectRatio=\"xMidYMin\" role=\"img\" font-family=\"sans-serif\"><title>"
         );
-        markup::escape(&mut out, &self.title);
-        out.push_str("</title><desc>");
-        markup::escape(&mut out, &self.about);
+        markup::escape(&mut out, &title);
+        out.push_str("</title>");
+        if whole {
+            out.push_str("<desc>");
+            markup::escape(&mut out, &self.about);
+            out.push_str("</desc>");
+            out.push_str(PHONE_STYLE);
+        }
         let _ = write!(
             out,
-            "</desc><rect width=\"{FRAME}\" height=\"{height}\" fill=\"#fff\"/>"
+            "<rect width=\"{FRAME}\" height=\"{height}\" fill=\"#fff\"/>"
         );
         // Each line of words, its class (`t` the title, `l` the legend),
         // its baseline a line's height down.
-        let mut y = 12.0;
-        let lines =
-            (title.iter().map(|l| ("t", TITLE, l))).chain(legend.iter().map(|l| ("l", LEGEND, l)));
+        let mut y = NAV;
+        let lines = (title_lines.iter().map(|l| ("t", TITLE, l)))
+            .chain(legend.iter().map(|l| ("l", LEGEND, l)));
         for (class, (size, line_height, _), line) in lines {
             y += line_height;
             let bold = if class == "t" {
@@ -122,26 +362,50 @@ role=\"img\" font-family=\"sans-serif\"><title>"
             markup::escape(&mut out, line);
             out.push_str("</text>");
         }
-        // Home, beside the title's first line: the word, and round it an
-        // area a finger finds.
-        let _ = write!(
-            out,
-            "<a href=\"../index.html#maps\"><rect x=\"{}\" y=\"4\" width=\"96\" \
-height=\"48\" fill=\"none\" pointer-events=\"fill\"/><text x=\"{}\" y=\"{}\" \
-font-size=\"26\" text-anchor=\"end\" fill=\"#0b4fb3\" text-decoration=\"underline\">Home\
-</text></a>",
-            FRAME - 100.0,
-            FRAME - 8.0,
-            12.0 + 0.75 * TITLE.1
-        );
-        p.push_nested(&mut out, 0.0, head, FRAME);
+        // The ways out, in a row above the title: home, and from a part
+        // the page it was zoomed into from; each word in an area a finger
+        // finds.
+        let up = page.up();
+        let mut nav = vec![(format!("{up}../index.html#maps"), "Home")];
+        if let Some((_, parent)) = page.path.split_last() {
+            let href = if parent.is_empty() {
+                format!("../{}.svg", page.stem)
+            } else {
+                part_page(parent)
+            };
+            nav.push((href, "Zoom out"));
+        }
+        let mut x = 0.0;
+        for (href, words) in nav {
+            let width = 24.0 + 16.0 * words.len() as f64;
+            let _ = write!(
+                out,
+                "<a href=\"{href}\"><rect x=\"{x}\" y=\"0\" width=\"{width}\" height=\"{NAV}\" \
+fill=\"none\" pointer-events=\"fill\"/><text x=\"{}\" y=\"{}\" font-size=\"26\" \
+fill=\"#0b4fb3\" text-decoration=\"underline\">{words}</text></a>",
+                x + 8.0,
+                NAV * 0.6
+            );
+            x += width + 16.0;
+        }
+        if whole {
+            p.push_nested_with(&mut out, 0.0, head, FRAME, &[("taps", taps)]);
+        } else {
+            let mut shown = p.clone();
+            shown.links = taps.to_vec();
+            shown.push_nested(&mut out, 0.0, head, FRAME);
+        }
+        let [x0, y0, w, h] = page.rect;
         for &([x, y], words) in &self.labels {
+            if x < x0 || x > x0 + w || y < y0 || y > y0 + h {
+                continue;
+            }
             let _ = write!(
                 out,
                 "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"24\" font-weight=\"bold\" \
 text-anchor=\"middle\">{words}</text>",
-                x * scale,
-                head + y * scale + 30.0
+                (x - x0) * scale,
+                head + (y - y0) * scale + 30.0
             );
         }
         out.push_str("</svg>\n");
@@ -359,12 +623,14 @@ pub fn marks<G: Game>(solver: &Solver<G>, player: Side, analysis: &str) -> Map {
     let name = G::side_name(player);
     let other = G::side_name(player.opponent());
     let title = format!("{}: the map of optimal play for {name}", G::TEXTS.title);
-    let about = format!(
+    let paper = format!(
         "{name}'s move is the large mark in the map colour. When {other} answers in a \
 square, that square holds the map of the game from there, a third of the size. {name} never \
-loses: every move is the best the solver finds, a win as soon as possible, else a draw. Each \
-of {name}'s moves links to the analysis of the board after it. {boards} boards."
+loses: every move is the best the solver finds, a win as soon as possible, else a draw. \
+{boards} boards."
     );
+    let about =
+        format!("{paper} Each of {name}'s moves links to the analysis of the board after it.");
     let legend = format!(
         "{name}'s moves are the large red marks, each a link to the analysis of its board. \
 Where {other} answers in a square, that square holds the map from there, a third of the size."
@@ -422,9 +688,11 @@ Where {other} answers in a square, that square holds the map from there, a third
         },
         title,
         about,
+        paper,
         legend,
         labels: Vec::new(),
         aspect: 1.0,
+        split: Split::Thirds,
         boards,
     }
 }
@@ -488,13 +756,14 @@ pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
     }
     let moves = solution.len() - 1;
     let title = format!("{}: the map of every position", G::TEXTS.title);
-    let about = format!(
+    let paper = format!(
         "Every position with no disc lifted is a dot, and a line joins two positions one \
 move apart: the Sierpinski triangle. All the discs on one peg are its three corners. The \
-shortest solution, {moves} moves from the start to the solved position, is drawn in the map \
-colour along one side. Each dot links to the analysis of its position. {} positions.",
+shortest solution, {moves} moves from Start to Goal, is the thick line in the map colour \
+along one side. {} positions.",
         nodes.len()
     );
+    let about = format!("{paper} Each dot links to the analysis of its position.");
     let edge = Pen {
         colour: "#777",
         width: 0.08,
@@ -537,6 +806,7 @@ colour along one side. Each dot links to the analysis of its position. {} positi
         },
         title,
         about,
+        paper,
         legend: "Each dot is a position with no disc lifted, a link to its analysis; a line \
 joins two positions one move apart. The thick red line is the shortest solution, from Start \
 to Goal."
@@ -546,6 +816,7 @@ to Goal."
             (dot(*solution.last().expect("a goal")), "Goal"),
         ],
         aspect: height / width,
+        split: Split::Triangle,
         boards: nodes.len(),
     }
 }
@@ -648,7 +919,7 @@ mod tests {
             let linked: Vec<[f64; 3]> = (m.picture.links.iter())
                 .map(|l| match l.area {
                     Area::Square(at) => at,
-                    Area::Disc(_) => panic!("a square"),
+                    Area::Disc(_) | Area::Rect(_) => panic!("a square"),
                 })
                 .collect();
             assert_eq!(played, &linked);

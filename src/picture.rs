@@ -54,6 +54,34 @@ pub enum Area {
     Square([f64; 3]),
     /// A disc `[x, y, r]`.
     Disc([f64; 3]),
+    /// A rectangle `[x, y, width, height]`.
+    Rect([f64; 4]),
+}
+
+impl Area {
+    /// Its bounding box, `[x, y, width, height]`.
+    pub fn bounds(self) -> [f64; 4] {
+        match self {
+            Area::Square([x, y, side]) => [x, y, side, side],
+            Area::Disc([x, y, r]) => [x - r, y - r, 2.0 * r, 2.0 * r],
+            Area::Rect(r) => r,
+        }
+    }
+
+    /// Its centre.
+    pub fn centre(self) -> [f64; 2] {
+        let [x, y, w, h] = self.bounds();
+        [x + w / 2.0, y + h / 2.0]
+    }
+
+    /// The same area moved by `(dx, dy)`.
+    fn moved(self, dx: f64, dy: f64) -> Area {
+        match self {
+            Area::Square([x, y, side]) => Area::Square([x + dx, y + dy, side]),
+            Area::Disc([x, y, r]) => Area::Disc([x + dx, y + dy, r]),
+            Area::Rect([x, y, w, h]) => Area::Rect([x + dx, y + dy, w, h]),
+        }
+    }
 }
 
 /// A link of a picture: where it goes, its accessible name, and its area.
@@ -154,6 +182,21 @@ impl Picture {
     /// (`pointer-events="fill"`: with `all`, the default stroke of one unit
     /// would widen each area by half a unit, over its neighbour's).
     pub fn push_nested(&self, out: &mut String, x: f64, y: f64, width: f64) {
+        self.push_nested_with(out, x, y, width, &[]);
+    }
+
+    /// [`Picture::push_nested`], with more groups of links after its own,
+    /// each `(class, links)` in the picture's units: another set of links
+    /// over the same drawing, which a stylesheet shows instead of the
+    /// picture's own where they suit better (a phone's).
+    pub fn push_nested_with(
+        &self,
+        out: &mut String,
+        x: f64,
+        y: f64,
+        width: f64,
+        groups: &[(&str, &[Link])],
+    ) {
         out.push_str("<svg");
         push_attr(out, "x", x);
         push_attr(out, "y", y);
@@ -162,7 +205,66 @@ impl Picture {
         self.push_view_box(out);
         out.push('>');
         self.push_body(out);
+        for (class, links) in groups {
+            push_links(out, class, links);
+        }
         out.push_str("</svg>");
+    }
+
+    /// The part of the picture inside `[x, y, width, height]`, as a
+    /// picture of that size with its top left at the part's: every shape
+    /// that reaches into the part (the nested SVG clips the rest), and no
+    /// links.
+    pub fn crop(&self, [x, y, w, h]: [f64; 4]) -> Picture {
+        let meets =
+            |[bx, by, bw, bh]: [f64; 4]| bx < x + w && bx + bw > x && by < y + h && by + bh > y;
+        let layers = self
+            .layers
+            .iter()
+            .map(|layer| {
+                let shapes = match &layer.shapes {
+                    // A line along the part's edge (its frame's grid) is
+                    // left out, so the part shows no half of it.
+                    Shapes::Lines(pen, lines) => Shapes::Lines(
+                        *pen,
+                        (lines.iter())
+                            .filter(|&&[x1, y1, x2, y2]| {
+                                let [lx, ly] = [x1.min(x2), y1.min(y2)];
+                                let [hx, hy] = [x1.max(x2), y1.max(y2)];
+                                lx < x + w && hx > x && ly < y + h && hy > y
+                            })
+                            .map(|&[x1, y1, x2, y2]| [x1 - x, y1 - y, x2 - x, y2 - y])
+                            .collect(),
+                    ),
+                    Shapes::Marks(pen, strokes, squares) => Shapes::Marks(
+                        *pen,
+                        strokes,
+                        (squares.iter())
+                            .filter(|&&[sx, sy, side]| meets([sx, sy, side, side]))
+                            .map(|&[sx, sy, side]| [sx - x, sy - y, side])
+                            .collect(),
+                    ),
+                    Shapes::Dots(colour, r, dots) => Shapes::Dots(
+                        colour,
+                        *r,
+                        (dots.iter())
+                            .filter(|&&[dx, dy]| meets([dx - r, dy - r, 2.0 * r, 2.0 * r]))
+                            .map(|&[dx, dy]| [dx - x, dy - y])
+                            .collect(),
+                    ),
+                };
+                Layer {
+                    class: layer.class,
+                    shapes,
+                }
+            })
+            .collect();
+        Picture {
+            width: w,
+            height: h,
+            layers,
+            links: Vec::new(),
+        }
     }
 
     /// ` viewBox="0 0 width height"`.
@@ -239,32 +341,60 @@ impl Picture {
                 }
             }
         }
-        out.push_str("<g class=\"links\" fill=\"none\" pointer-events=\"fill\">");
-        for link in &self.links {
-            out.push_str("<a href=\"");
-            markup::escape(out, &link.href);
-            out.push_str("\"><title>");
-            markup::escape(out, &link.title);
-            out.push_str("</title>");
-            match link.area {
-                Area::Square([x, y, side]) => {
-                    out.push_str("<rect");
-                    push_attr(out, "x", x);
-                    push_attr(out, "y", y);
-                    push_attr(out, "width", side);
-                    push_attr(out, "height", side);
-                }
-                Area::Disc([x, y, r]) => {
-                    out.push_str("<circle");
-                    push_attr(out, "cx", x);
-                    push_attr(out, "cy", y);
-                    push_attr(out, "r", r);
-                }
-            }
-            out.push_str("/></a>");
-        }
-        out.push_str("</g>");
+        push_links(out, "links", &self.links);
     }
+}
+
+impl Link {
+    /// The same link, its area moved by `(dx, dy)` and `prefix` put before
+    /// its address (the way from a page in a folder below).
+    pub fn moved(&self, dx: f64, dy: f64, prefix: &str) -> Link {
+        Link {
+            href: format!("{prefix}{}", self.href),
+            title: self.title.clone(),
+            area: self.area.moved(dx, dy),
+        }
+    }
+}
+
+/// A group of links of class `class`, unpainted but taking the pointer
+/// inside their areas only.
+fn push_links(out: &mut String, class: &str, links: &[Link]) {
+    let _ = write!(
+        out,
+        "<g class=\"{class}\" fill=\"none\" pointer-events=\"fill\">"
+    );
+    for link in links {
+        out.push_str("<a href=\"");
+        markup::escape(out, &link.href);
+        out.push_str("\"><title>");
+        markup::escape(out, &link.title);
+        out.push_str("</title>");
+        match link.area {
+            Area::Square([x, y, side]) => {
+                out.push_str("<rect");
+                push_attr(out, "x", x);
+                push_attr(out, "y", y);
+                push_attr(out, "width", side);
+                push_attr(out, "height", side);
+            }
+            Area::Disc([x, y, r]) => {
+                out.push_str("<circle");
+                push_attr(out, "cx", x);
+                push_attr(out, "cy", y);
+                push_attr(out, "r", r);
+            }
+            Area::Rect([x, y, w, h]) => {
+                out.push_str("<rect");
+                push_attr(out, "x", x);
+                push_attr(out, "y", y);
+                push_attr(out, "width", w);
+                push_attr(out, "height", h);
+            }
+        }
+        out.push_str("/></a>");
+    }
+    out.push_str("</g>");
 }
 
 #[cfg(test)]
@@ -284,6 +414,65 @@ mod tests {
             push_num(&mut out, v);
             assert_eq!(out, s);
         }
+    }
+
+    #[test]
+    fn a_crop_keeps_what_reaches_into_it_moved_to_its_corner_and_no_link() {
+        const X: &[Stroke] = &[Stroke::Line(20, 20, 80, 80)];
+        let pen = Pen {
+            colour: "#222",
+            width: 1.0,
+            round: false,
+        };
+        let picture = Picture {
+            width: 90.0,
+            height: 90.0,
+            layers: vec![
+                Layer {
+                    class: "grid",
+                    // Along the part's edge, across it, and outside it.
+                    shapes: Shapes::Lines(
+                        pen,
+                        vec![
+                            [30.0, 0.0, 30.0, 90.0],
+                            [0.0, 45.0, 90.0, 45.0],
+                            [60.0, 0.0, 60.0, 90.0],
+                        ],
+                    ),
+                },
+                Layer {
+                    class: "x",
+                    shapes: Shapes::Marks(pen, X, vec![[30.0, 30.0, 30.0], [0.0, 0.0, 30.0]]),
+                },
+                Layer {
+                    class: "dots",
+                    shapes: Shapes::Dots("#000", 1.0, vec![[29.5, 40.0], [10.0, 10.0]]),
+                },
+            ],
+            links: vec![Link {
+                href: "a.html".into(),
+                title: "a".into(),
+                area: Area::Square([30.0, 30.0, 30.0]),
+            }],
+        };
+        let part = picture.crop([30.0, 30.0, 30.0, 30.0]);
+        assert_eq!((part.width, part.height), (30.0, 30.0));
+        assert_eq!(
+            part.layers[0].shapes,
+            Shapes::Lines(pen, vec![[-30.0, 15.0, 60.0, 15.0]])
+        );
+        assert_eq!(
+            part.layers[1].shapes,
+            Shapes::Marks(pen, X, vec![[0.0, 0.0, 30.0]])
+        );
+        assert_eq!(
+            part.layers[2].shapes,
+            Shapes::Dots("#000", 1.0, vec![[-0.5, 10.0]])
+        );
+        assert!(part.links.is_empty());
+        let moved = picture.links[0].moved(-30.0, -30.0, "../");
+        assert_eq!(moved.href, "../a.html");
+        assert_eq!(moved.area, Area::Square([0.0, 0.0, 30.0]));
     }
 
     #[test]

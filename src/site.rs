@@ -69,9 +69,10 @@ fn poster(maps: &[(String, &str, crate::map::Map)], assets: &Assets) -> Vec<u8> 
         .iter()
         .map(|(_, _, m)| ebook::pdf::PosterMap {
             title: &m.title,
-            about: &m.about,
+            about: &m.paper,
             picture: &m.picture,
             aspect: m.aspect as f32,
+            labels: &m.labels,
         })
         .collect();
     ebook::pdf::poster(
@@ -328,10 +329,13 @@ fn render_solved(
                     // keeps each map's file name and words.
                     let maps = maps(solver, hanoi);
                     let poster = poster(&maps, assets);
-                    let (mut files, links): (Vec<OutFile>, Vec<(String, &str)>) = maps
-                        .into_iter()
-                        .map(|(f, w, m)| (OutFile::new(f.as_str(), m.svg()), (f, w)))
-                        .unzip();
+                    let mut files = Vec::new();
+                    let mut links: Vec<(String, &str)> = Vec::new();
+                    for (f, w, m) in maps {
+                        let pages = m.pages(&f);
+                        files.extend(pages.into_iter().map(|(p, svg)| OutFile::new(p, svg)));
+                        links.push((f, w));
+                    }
                     files.push(OutFile::new(format!("{EBOOKS}/{}", ebook::POSTER), poster));
                     let mut written = Report::default();
                     count(&mut written, &files);

@@ -970,38 +970,40 @@ const SYSTEM_INFO: SystemInfo = SystemInfo {
     supplement: 0,
 };
 
-/// A0, portrait, in points (841 x 1189 mm): a standard poster size, tall
-/// enough for the two maps of tic-tac-toe one above the other at
-/// [`POSTER_MAP`].
+/// A0, portrait, in points (841 x 1189 mm): a standard poster size.
 pub const POSTER: (f32, f32) = (2383.94, 3370.39);
 
 /// One map on the poster: its heading, what it shows, and its drawing.
 pub struct PosterMap<'a> {
     /// The heading printed above it.
     pub title: &'a str,
-    /// What it shows, printed under the heading and its alternative text.
+    /// What it shows, in words for paper, printed under the heading and
+    /// its alternative text.
     pub about: &'a str,
     /// The map's drawing.
     pub picture: &'a Picture,
     /// Its height over its width.
     pub aspect: f32,
+    /// Words at points of the drawing (in its units), printed under them:
+    /// a puzzle's start and goal.
+    pub labels: &'a [([f64; 2], &'static str)],
 }
 
-/// The width of the maps in the poster's left column, in points (490
-/// mm: a 243rd of it, a map's smallest square, is 2.02 mm).
-pub const POSTER_MAP: f32 = 490.0 * 72.0 / 25.4;
-
 /// The maps of whole games as one tagged page of [`POSTER`] size, each a
-/// vector form drawn from its [`Picture`]: the first two (tic-tac-toe's) one above
-/// the other on the left, [`POSTER_MAP`] wide, the third on the right,
-/// with `title` across the top; every text in the shipped `font_data`.
+/// vector form drawn from its [`Picture`], with `title` across the top;
+/// the map with the most links (the most to see) alone across the foot,
+/// as large as the page allows, and the others side by side above it,
+/// their drawings as tall as each other; every text in the shipped
+/// `font_data`.
 pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
     let mm = 72.0 / 25.4;
-    let (margin, side) = (15.0 * mm, POSTER_MAP);
+    let (margin, gap) = (15.0 * mm, 15.0 * mm);
+    let inner = POSTER.0 - 2.0 * margin;
     let mut font = Font::new(font_data);
     let mut chars: BTreeSet<char> = title.chars().collect();
     for m in maps {
         chars.extend(m.title.chars().chain(m.about.chars()));
+        chars.extend(m.labels.iter().flat_map(|(_, w)| w.chars()));
     }
     font.set_chars(chars);
     let font = font;
@@ -1026,38 +1028,68 @@ pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
         (StructRole::H1, Name(b"H1")),
         None,
     );
-    // The maps of tic-tac-toe down the left, the third on the right; each
-    // under its heading and what it shows.
-    let right = margin + side + 15.0 * mm;
-    let mut tops = [top - 100.0, top - 100.0];
-    for (i, m) in maps.iter().enumerate() {
-        let column = usize::from(i >= 2);
-        let (x, w) = if column == 0 {
-            (margin, side)
-        } else {
-            (right, POSTER.0 - margin - right)
-        };
-        let y = &mut tops[column];
+    // Where each map goes: `(x, width)` and its row.
+    let largest = (0..maps.len())
+        .max_by_key(|&i| (maps[i].picture.links.len(), std::cmp::Reverse(i)))
+        .expect("a map");
+    let others: Vec<usize> = (0..maps.len()).filter(|&i| i != largest).collect();
+    // Side by side, each as wide as makes the drawings equally tall.
+    let height = (inner - gap * (others.len() as f32 - 1.0))
+        / others.iter().map(|&i| 1.0 / maps[i].aspect).sum::<f32>();
+    let mut place = vec![(0.0, 0.0); maps.len()];
+    let mut x = margin;
+    for &i in &others {
+        place[i] = (x, height / maps[i].aspect);
+        x += height / maps[i].aspect + gap;
+    }
+    // The words of a map: its heading, then what it shows.
+    let words = |m: &PosterMap, x: f32, w: f32, y: f32| {
         let mut runs = vec![Run {
             x,
-            y: *y - 32.0,
+            y: y - 32.0,
             size: 32.0,
             text: m.title.to_string(),
         }];
-        *y -= 64.0;
+        let mut y = y - 64.0;
         for line in font.wrap(m.about, 18.0, w) {
             runs.push(Run {
                 x,
-                y: *y,
+                y,
                 size: 18.0,
                 text: line,
             });
-            *y -= 24.0;
+            y -= 24.0;
         }
-        paragraphs(&mut page, &mut content, &font, &runs);
+        (runs, y)
+    };
+    let row_top = top - 100.0;
+    let mut rows: Vec<(usize, Vec<Run>, f32)> = Vec::new();
+    for &i in &others {
+        let (x, w) = place[i];
+        let (runs, y) = words(&maps[i], x, w, row_top);
+        rows.push((i, runs, y));
+    }
+    // The top row's drawings start under its longest words; the foot's
+    // map is as large as the rest of the page (its words narrower than
+    // the page, so a second try fits them).
+    let drawn_top = rows.iter().map(|r| r.2).fold(row_top, f32::min) + 10.0;
+    let foot_top = drawn_top - height - 2.0 * gap;
+    let mut side = inner;
+    for _ in 0..2 {
+        let (_, end) = words(&maps[largest], margin, side, foot_top);
+        side = inner.min(end + 10.0 - margin);
+    }
+    let foot_x = margin + (inner - side) / 2.0;
+    place[largest] = (foot_x, side);
+    let (runs, end) = words(&maps[largest], foot_x, side, foot_top);
+    rows.push((largest, runs, end));
+    for (i, runs, end) in &rows {
+        paragraphs(&mut page, &mut content, &font, runs);
+        let m = &maps[*i];
+        let (x, w) = place[*i];
         let h = w * m.aspect;
-        *y -= h;
-        assert!(*y >= margin, "the poster holds its maps");
+        let y = if *i == largest { end + 10.0 } else { drawn_top } - h;
+        assert!(y >= margin - 0.5, "the poster holds its maps");
         let mcid = page.elements.len() as i32;
         content
             .begin_marked_content_with_properties(Name(b"Figure"))
@@ -1065,8 +1097,8 @@ pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
             .identify(mcid);
         content
             .save_state()
-            .transform([w, 0.0, 0.0, h, x, *y])
-            .x_object(Name(image_name(i).as_bytes()))
+            .transform([w, 0.0, 0.0, h, x, y])
+            .x_object(Name(image_name(*i).as_bytes()))
             .restore_state();
         content.end_marked_content();
         page.elements.push(Element {
@@ -1075,7 +1107,17 @@ pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
             mcid,
             link: None,
         });
-        *y -= 40.0;
+        // Its labels, under their points.
+        let (pw, ph) = (m.picture.width as f32, m.picture.height as f32);
+        let label_runs: Vec<Run> = (m.labels.iter())
+            .map(|&([lx, ly], words)| Run {
+                x: x + lx as f32 / pw * w - font.width(words, 28.0) / 2.0,
+                y: y + h - ly as f32 / ph * h - 40.0,
+                size: 28.0,
+                text: words.to_string(),
+            })
+            .collect();
+        paragraphs(&mut page, &mut content, &font, &label_runs);
     }
     page.content = content.finish();
     let pictures: Vec<&Picture> = maps.iter().map(|m| m.picture).collect();

@@ -237,7 +237,15 @@ for (const [where, base] of BASES) {
           assert.ok(box.left >= -1 && box.top >= -1 && box.right <= viewport.width + 1 && box.bottom <= viewport.height + 1,
             `${file} whole at ${viewport.width}x${viewport.height}: ${JSON.stringify(box)}`);
           assert.ok(box.right - box.left >= 0.9 * viewport.width || box.bottom - box.top >= 0.9 * viewport.height, `${file} fills the window`);
-          const link = first ? b.page.getByRole('link', { name: first, exact: true }) : b.page.locator('a[href*="hanoi-analysis/"]').first();
+          // On a phone (and a screen as narrow), a map offers only links a
+          // finger hits: a part of it zooms in, and there the board's link.
+          if (viewport.width <= 640 && file !== 'tictactoe-x') {
+            const part = file === 'hanoi' ? 'the bottom left part' : first;
+            await b.page.getByRole('link', { name: `Zoom in: ${part}`, exact: true }).click();
+            await b.page.waitForURL(new RegExp(`map/${file}/[0-8]+\\.svg$`));
+          }
+          const link = first ? b.page.getByRole('link', { name: first, exact: true })
+            : b.page.getByRole('link', { name: /^Left peg: discs 1, 2, 3 and 4;/ });
           await link.click();
           await b.page.waitForURL((u) => u.href.includes(lands));
           if (file === 'tictactoe-x') assert.equal(await board(b.page), 'x........');
@@ -245,7 +253,7 @@ for (const [where, base] of BASES) {
           if (file === 'hanoi') assert.match(await heading(b.page), /: 15 moves left/);
           // And from the map, home.
           await b.page.goBack();
-          await b.page.waitForURL(new RegExp(`map/${file}\\.svg$`));
+          await b.page.waitForURL(new RegExp(`map/${file}(/[0-8]+)?\\.svg$`));
           await b.page.getByRole('link', { name: 'Home', exact: true }).click();
           await b.page.waitForURL((u) => u.href.includes('index.html#maps'));
         }
@@ -257,6 +265,48 @@ for (const [where, base] of BASES) {
     });
   }
 }
+
+// Every map on a 390-pixel phone: every link on the screen is 44 pixels
+// or more each way, and a tap at its centre follows it; the parts the
+// whole map zooms into, and theirs (the map for O two taps deep, every
+// page of the others), the same.
+test('every link of every map is a finger\'s size on a 390-pixel phone', async () => {
+  const b = await browser({ width: 390, height: 844 });
+  try {
+    const base = fileBase();
+    for (const [file, deepest] of [['tictactoe-x', 9], ['tictactoe-o', 2], ['hanoi', 9]]) {
+      const todo = [`map/${file}.svg`];
+      const seen = new Set();
+      while (todo.length) {
+        const page = todo.pop();
+        if (seen.has(page)) continue;
+        seen.add(page);
+        await b.page.goto(base + page);
+        const links = await b.page.evaluate(() => [...document.querySelectorAll('a')].flatMap((a) => {
+          const box = a.querySelector('rect, circle').getBoundingClientRect();
+          if (box.width === 0) return []; // not shown here (the desktop's links)
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2)?.closest('a');
+          return [{ href: a.getAttribute('href'), w: box.width, h: box.height, hit: hit === a }];
+        }));
+        assert.ok(links.length >= 2, `${page}: links`);
+        for (const l of links) {
+          assert.ok(l.w >= 44 - 0.5 && l.h >= 44 - 0.5, `${page}: ${l.href} is ${l.w} by ${l.h}`);
+          assert.ok(l.hit, `${page}: a tap on ${l.href} follows it`);
+        }
+        const depth = page.split('/').length === 2 ? 0 : page.split('/').pop().length - 4;
+        if (depth < deepest) {
+          for (const l of links) {
+            if (/^[0-8]+\.svg$|^[a-z-]+\/[0-8]+\.svg$/.test(l.href)) todo.push(new URL(l.href, base + page).href.slice(base.length));
+          }
+        }
+      }
+      assert.ok(seen.size > 3, `${file}: ${seen.size} pages`);
+    }
+    assert.deepEqual(b.failed, []);
+  } finally {
+    await b.close();
+  }
+});
 
 // The Towers of Hanoi on a 390-pixel phone: each peg is one link, and the
 // whole column is where to tap it, the discs and the peg included, not

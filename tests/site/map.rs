@@ -95,7 +95,16 @@ struct MarksMap {
     marks: BTreeMap<Sq, String>,
 }
 
+/// The map without its phone's links (`<g class="taps">`), which
+/// [`every_map_link_is_a_tap_a_finger_hits_on_a_phone`] reads.
+fn without_taps(svg: &str) -> String {
+    let at = svg.find("<g class=\"taps\"").expect("a phone's links");
+    let end = at + svg[at..].find("</g>").unwrap() + 4;
+    format!("{}{}", &svg[..at], &svg[end..])
+}
+
 fn read_marks_map(svg: &str) -> MarksMap {
+    let svg: &str = &without_taps(svg);
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 729 "));
     assert!(!svg[..200].contains(" width=\""), "no fixed size");
     assert!(svg.contains("<title>") && svg.contains("<desc>"));
@@ -367,7 +376,7 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
     // Nodes: a link each, a disc round its point.
     let point = |x: f64, y: f64| ((x * 1000.0).round() as i64, (y * 1000.0).round() as i64);
     let mut at: BTreeMap<(i64, i64), Hanoi> = BTreeMap::new();
-    for link in svg.split("<a ").skip(1) {
+    for link in without_taps(&svg).split("<a ").skip(1) {
         let href = attr(&format!(" {link}"), "href").unwrap().to_string();
         if href == HOME {
             continue;
@@ -495,4 +504,140 @@ fn the_home_page_shows_each_map_and_links_to_it() {
         assert!(words.starts_with("The map of "), "{words}");
     }
     assert!(home.contains("<a href=ebooks/map-poster.pdf>"));
+}
+
+/// `href`, followed from the page at `from` (a path in the site), as a
+/// path in the site, `#` and all after it left out.
+fn follow(from: &str, href: &str) -> String {
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop();
+    for step in href.split('#').next().unwrap().split('/') {
+        match step {
+            ".." => {
+                parts.pop().expect("inside the site");
+            }
+            _ => parts.push(step),
+        }
+    }
+    parts.join("/")
+}
+
+/// The links of an SVG page: `(href, width, height)` of each area, in
+/// the units of the picture they are drawn in, and that picture's width;
+/// the page's own (home, out) are measured in the page's units.
+fn areas(group: &str) -> Vec<(String, f64, f64)> {
+    group
+        .split("<a ")
+        .skip(1)
+        .map(|link| {
+            let href = attr(&format!(" {link}"), "href").unwrap().to_string();
+            let shape = &link[link.find("<rect").or(link.find("<circle")).unwrap()..];
+            let tag = &shape[..shape.find('>').unwrap()];
+            let (w, h) = if tag.starts_with("<circle") {
+                (2.0 * num(tag, "r"), 2.0 * num(tag, "r"))
+            } else {
+                (num(tag, "width"), num(tag, "height"))
+            };
+            (href, w, h)
+        })
+        .collect()
+}
+
+/// On a 390-pixel phone, where a map's page is as wide as the screen,
+/// every link of every map is a tap a finger hits (44 pixels) on some
+/// page: on the whole map its phone's links (`taps`) zoom into parts
+/// shown larger, each on a page of its own, until the map's links are
+/// large enough; every link of the map is on exactly one page, and every
+/// page is reached, has a way home and a way out.
+#[test]
+fn every_map_link_is_a_tap_a_finger_hits_on_a_phone() {
+    let site = built();
+    let finger = 44.0 / 390.0;
+    for file in [
+        "map/tictactoe-x.svg",
+        "map/tictactoe-o.svg",
+        "map/hanoi.svg",
+    ] {
+        let whole = std::fs::read_to_string(site.join(file)).unwrap();
+        // The map's own links, as paths in the site, with how often each
+        // is there (two ways to one board are two links).
+        let mut wanted: BTreeMap<String, usize> = BTreeMap::new();
+        for (href, _, _) in areas(&without_taps(&whole)) {
+            if href != HOME {
+                *wanted.entry(follow(file, &href)).or_default() += 1;
+            }
+        }
+        let links: usize = wanted.values().sum();
+        let mut reached = 0;
+        let mut todo = vec![file.to_string()];
+        let mut pages = 0;
+        while let Some(page) = todo.pop() {
+            pages += 1;
+            let svg =
+                std::fs::read_to_string(site.join(&page)).unwrap_or_else(|e| panic!("{page}: {e}"));
+            // The picture's units: the nested SVG's view box, 729 wide.
+            let nested = &svg[svg.find("<svg x=").unwrap()..];
+            let view: Vec<f64> = attr(nested, "viewBox")
+                .unwrap()
+                .split(' ')
+                .map(|v| v.parse().unwrap())
+                .collect();
+            assert_eq!(attr(nested, "width"), Some("729"), "{page}");
+            let (band, picture) = svg.split_at(svg.find("<svg x=").unwrap());
+            let taps = if page == file {
+                &picture[picture.find("<g class=\"taps\"").unwrap()..]
+            } else {
+                &picture[picture.find("<g class=\"links\"").unwrap()..]
+            };
+            let taps = areas(taps);
+            assert!(!taps.is_empty(), "{page}");
+            for (href, w, h) in taps {
+                assert!(
+                    w.min(h) >= finger * view[2] - 1e-9,
+                    "{page}: {href} is {w} by {h} of {}",
+                    view[2]
+                );
+                let target = follow(&page, &href);
+                if href.ends_with(".svg") {
+                    assert!(
+                        target.starts_with(&file[..file.len() - 4]),
+                        "{page}: {href}"
+                    );
+                    todo.push(target);
+                } else {
+                    let left = wanted.get_mut(&target);
+                    let left = left.unwrap_or_else(|| panic!("{page}: {href}, a link of the map"));
+                    *left = left.checked_sub(1).expect("as often as in the map");
+                    reached += 1;
+                }
+            }
+            // Home, and from a part the page it came from; a finger's size.
+            let own = areas(band);
+            assert_eq!(
+                own[0].0,
+                if page == file {
+                    HOME.to_string()
+                } else {
+                    format!("../{HOME}")
+                }
+            );
+            assert_eq!(own.len(), if page == file { 1 } else { 2 }, "{page}");
+            for (href, w, h) in own {
+                assert!(w.min(h) >= finger * 729.0, "{page}: {href}");
+                assert!(site.join(follow(&page, &href)).is_file(), "{page}: {href}");
+            }
+        }
+        wanted.retain(|_, n| *n > 0);
+        assert!(
+            wanted.is_empty(),
+            "{file}: not on any phone's page: {wanted:?}"
+        );
+        assert_eq!(reached, links);
+        let files = walkdir::WalkDir::new(site.join(&file[..file.len() - 4]))
+            .into_iter()
+            .filter(|e| e.as_ref().unwrap().file_type().is_file())
+            .count();
+        assert_eq!(pages, files + 1, "{file}: every part's page is reached");
+        eprintln!("{file}: {pages} pages on a phone, {links} links");
+    }
 }

@@ -188,7 +188,9 @@ fn pdfs() -> Vec<PathBuf> {
 /// The maps' poster: one tagged A0 page, read back by lopdf: a heading,
 /// and each map a Figure whose alternative text says what it shows, drawn
 /// as a vector form; the maps of tic-tac-toe wide enough that their
-/// smallest square (a 243rd) prints at least 2 mm wide.
+/// smallest square (a 243rd) prints at least 1.5 mm wide, the densest
+/// (O's, 601 boards) 2.5 mm; and the page filled: the drawings cover
+/// two thirds of it. Its words are for paper: no links.
 #[test]
 fn the_poster_is_one_tagged_a0_page_of_the_three_maps() {
     let path = built().join("ebooks").join(tictactoe_book::ebook::POSTER);
@@ -197,9 +199,16 @@ fn the_poster_is_one_tagged_a0_page_of_the_three_maps() {
     let page = &pdf.pages[&1];
     assert_eq!(page.cells.len(), 3, "{:?}", page.cells);
     assert!(page.cells[0].contains("optimal play for X"));
-    assert!(page.cells[1].contains("optimal play for O"));
-    assert!(page.cells[2].contains("Towers of Hanoi"));
+    // In reading order: the top row, then the foot.
+    assert!(page.cells[1].contains("Towers of Hanoi"));
+    assert!(page.cells[2].contains("optimal play for O"));
     assert!(page.texts.iter().any(|t| t.2 == "The maps of perfect play"));
+    for t in &page.texts {
+        assert!(!t.2.contains("link"), "words for paper: {}", t.2);
+    }
+    for words in ["Start", "Goal"] {
+        assert!(page.texts.iter().any(|t| t.2 == words), "{words}");
+    }
     let doc = Document::load(&path).unwrap();
     let (_, id) = doc.get_pages().into_iter().next().unwrap();
     let media = numbers(doc.get_dictionary(id).unwrap().get(b"MediaBox").unwrap());
@@ -207,24 +216,36 @@ fn the_poster_is_one_tagged_a0_page_of_the_three_maps() {
     let mm = |pt: f32| pt * 25.4 / 72.0;
     assert!((mm(media[2]) - 841.0).abs() < 0.5 && (mm(media[3]) - 1189.0).abs() < 0.5);
     // Each map: the scale of the form it draws (the `cm` before its `Do`).
-    let mut widths = Vec::new();
-    let mut scale = 0.0;
+    let mut sizes = Vec::new();
+    let mut scale = (0.0, 0.0);
     for op in doc.get_and_decode_page_content(id).unwrap().operations {
         match op.operator.as_str() {
-            "cm" => scale = op.operands[0].as_float().unwrap(),
-            "Do" => widths.push(scale),
+            "cm" => {
+                scale = (
+                    op.operands[0].as_float().unwrap(),
+                    op.operands[3].as_float().unwrap(),
+                )
+            }
+            "Do" => sizes.push(scale),
             _ => {}
         }
     }
-    assert_eq!(widths.len(), 3);
-    for w in &widths[..2] {
+    assert_eq!(sizes.len(), 3);
+    for (i, least) in [(0, 1.5), (2, 2.5)] {
+        let w = sizes[i].0;
         assert!(
-            mm(*w) / 243.0 >= 2.0,
-            "the smallest square is {} mm",
-            mm(*w) / 243.0
+            mm(w) / 243.0 >= least,
+            "map {i}: the smallest square is {} mm",
+            mm(w) / 243.0
         );
-        assert!(mm(*w) <= 841.0);
+        assert!(mm(w) <= 841.0);
     }
+    let covered: f32 = sizes.iter().map(|(w, h)| w * h).sum();
+    assert!(
+        covered >= 2.0 / 3.0 * media[2] * media[3],
+        "the drawings cover {:.0}% of the page",
+        100.0 * covered / (media[2] * media[3])
+    );
 }
 
 #[test]
