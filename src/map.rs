@@ -165,6 +165,11 @@ struct Page<'a> {
     rect: [f64; 4],
     /// What the part is, for its title.
     name: String,
+    /// The map's links inside the part, where the map has them.
+    links: Vec<Link>,
+    /// The part's drawing, cut from its parent's ([`Picture::crop`]),
+    /// its top left the part's; none for the whole map.
+    drawn: Option<Picture>,
 }
 
 impl Page<'_> {
@@ -199,24 +204,31 @@ impl Map {
         let folder = file.strip_suffix(".svg").unwrap_or(file);
         let stem = folder.rsplit('/').next().unwrap_or(folder);
         let p = &self.picture;
-        let mut out = Vec::new();
+        // The pages, each with its taps, found one after another (each
+        // part cut from its parent's drawing), then written on every core.
+        let mut pages = Vec::new();
         let mut todo = vec![Page {
             stem,
             path: Vec::new(),
             rect: [0.0, 0.0, p.width, p.height],
             name: String::new(),
+            links: p.links.clone(),
+            drawn: None,
         }];
         while let Some(page) = todo.pop() {
             let (taps, parts) = self.taps(&page);
+            todo.extend(parts.into_iter().rev());
+            pages.push((page, taps));
+        }
+        crate::par::map(&pages, |(page, taps)| {
             let path = if page.path.is_empty() {
                 file.to_string()
             } else {
                 format!("{folder}/{}", part_page(&page.path))
             };
-            out.push((path, self.svg(&page, &taps, !parts.is_empty())));
-            todo.extend(parts.into_iter().rev());
-        }
-        out
+            let deeper = taps.iter().any(|t| t.href.ends_with(".svg"));
+            (path, self.svg(page, taps, deeper))
+        })
     }
 
     /// The links a page offers a finger, in the picture's units, and the
@@ -228,7 +240,7 @@ impl Map {
         let (mut taps, mut parts) = (Vec::new(), Vec::new());
         for (i, rect) in self.split.parts(page.rect) {
             let part = PARTS[usize::from(i)];
-            let inside: Vec<&Link> = (self.picture.links.iter())
+            let inside: Vec<&Link> = (page.links.iter())
                 .filter(|l| {
                     let [cx, cy] = l.area.centre();
                     cx >= rect[0]
@@ -292,11 +304,15 @@ impl Map {
                     [b[0], b[1], b[2] - b[0], b[3] - b[1]]
                 }
             };
+            let from = page.drawn.as_ref().unwrap_or(&self.picture);
+            let drawn = from.crop([shown[0] - x0, shown[1] - y0, shown[2], shown[3]]);
             parts.push(Page {
                 stem: page.stem,
                 path,
                 rect: shown,
                 name,
+                links: inside.into_iter().cloned().collect(),
+                drawn: Some(drawn),
             });
         }
         (taps, parts)
@@ -307,11 +323,7 @@ impl Map {
     fn svg(&self, page: &Page, taps: &[Link], deeper: bool) -> Vec<u8> {
         use std::fmt::Write as _;
         let whole = page.path.is_empty();
-        let p = if whole {
-            &self.picture
-        } else {
-            &self.picture.crop(page.rect)
-        };
+        let p = page.drawn.as_ref().unwrap_or(&self.picture);
         let scale = FRAME / p.width;
         let title = if whole {
             self.title.clone()

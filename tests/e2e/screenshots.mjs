@@ -1,8 +1,8 @@
 // Screenshots for the README (`cargo xtask screenshots`): the home page, a
 // board in play, a won board, an analysis board and the Towers of Hanoi
-// and the map for X at desktop and phone
-// sizes, plus a 600x800 page of the Kindle book and a 600x800
-// grayscale render standing in for an e-ink Kindle; and the MOBI's Kindle
+// and the map for X at desktop and phone sizes; the home page and the
+// maps' phone view at 390x844; a 600x800 page of the Kindle book and a
+// 600x800 grayscale render standing in for an e-ink Kindle; and the MOBI's Kindle
 // Format 8 part in foliate-js at a phone's, a first Kindle's, a
 // Paperwhite's and a Scribe's size (kf8-*.png), the page the whole screen,
 // two moves into a game.
@@ -52,6 +52,23 @@ for (const [name, viewport, gray] of sizes) {
       await p.goto(base + 'ebooks/tictactoe-two-player-kindle.html#0');
       await p.goto(base + 'ebooks/tictactoe-two-player-kindle.html#51');
       await shot('book');
+    }
+  } finally {
+    await b.close();
+  }
+}
+
+// A 390-pixel phone: the home page, the map for O (each square a link
+// that zooms in), a part of it and a part of the Towers of Hanoi's.
+{
+  const b = await browser({ width: 390, height: 844 });
+  try {
+    for (const [what, page] of [['home-390', 'index.html'], ['map-o-phone', 'map/tictactoe-o.svg'],
+      ['map-o-part-phone', 'map/tictactoe-o/0.svg'], ['map-hanoi-part-phone', 'map/hanoi/1.svg']]) {
+      await b.page.goto(base + page);
+      const path = join(OUT, `${what}.png`);
+      await b.page.screenshot({ path, fullPage: false });
+      console.log(path);
     }
   } finally {
     await b.close();
