@@ -82,8 +82,8 @@ const NAV: f64 = 88.0;
 /// to read on a phone, where the map is 390 pixels wide: the title's
 /// font size, its line height and the characters a line of it holds (the
 /// row of links is above them), then the legend's.
-const TITLE: (f64, f64, usize) = (28.0, 34.0, 40);
-const LEGEND: (f64, f64, usize) = (22.0, 28.0, 58);
+const TITLE: (f64, f64, usize) = (28.0, 34.0, 48);
+const LEGEND: (f64, f64, usize) = (22.0, 28.0, 66);
 
 /// `text` broken at spaces into lines of at most `width` characters.
 fn wrap(text: &str, width: usize) -> Vec<String> {
