@@ -132,6 +132,20 @@ pub enum Stroke {
     Circle(u8, u8, u8),
 }
 
+/// The nine places of a grid of three by three, row by row, in words: a
+/// tic-tac-toe square's name, and a map's part.
+pub const PLACES: [&str; 9] = [
+    "top left",
+    "top",
+    "top right",
+    "left",
+    "centre",
+    "right",
+    "bottom left",
+    "bottom",
+    "bottom right",
+];
+
 /// How the map of a whole game ([`crate::map`]) draws it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapStyle {

@@ -18,7 +18,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::game::{Game, MapStyle, Side};
+use crate::game::{Game, MapStyle, PLACES, Side};
 use crate::markup;
 use crate::picture::{Area, Layer, Link, Pen, Picture, Shapes};
 use crate::screen::push_page_name;
@@ -105,23 +105,9 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 /// page is as wide as the screen.
 const FINGER: f64 = 44.0 / 390.0;
 
-/// The parts of a page's drawing, as its zoom links name them: for
-/// [`Split::Thirds`] the nine, row by row; for [`Split::Triangle`] the
-/// first, the seventh and the ninth.
-const PARTS: [&str; 9] = [
-    "top left",
-    "top",
-    "top right",
-    "left",
-    "centre",
-    "right",
-    "bottom left",
-    "bottom",
-    "bottom right",
-];
-
 impl Split {
-    /// The parts of `[x, y, w, h]`, each its index in [`PARTS`] and where
+    /// The parts of `[x, y, w, h]`, each its place in [`PLACES`] (the
+    /// triangle's: the top, the bottom left and the bottom right) and where
     /// a tap zooms into it; together they cover the rectangle once.
     fn parts(self, [x, y, w, h]: [f64; 4]) -> Vec<(u8, [f64; 4])> {
         match self {
@@ -146,7 +132,7 @@ impl Split {
 const PHONE_STYLE: &str = "<style>.taps{display:none}@media (pointer:coarse),(max-width:640px)\
 {.links{display:none}.taps{display:inline}}</style>";
 
-/// The page of the part of a map at `path` (each step one of [`PARTS`],
+/// The page of the part of a map at `path` (each step one of [`PLACES`],
 /// by its index), in the map's folder: `48.svg` is the centre's bottom
 /// right. This is the one place such a page is named.
 fn part_page(path: &[u8]) -> String {
@@ -239,7 +225,7 @@ impl Map {
         let [x0, y0, w, _] = page.rect;
         let (mut taps, mut parts) = (Vec::new(), Vec::new());
         for (i, rect) in self.split.parts(page.rect) {
-            let part = PARTS[usize::from(i)];
+            let part = PLACES[usize::from(i)];
             let inside: Vec<&Link> = (page.links.iter())
                 .filter(|l| {
                     let [cx, cy] = l.area.centre();

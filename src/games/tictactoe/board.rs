@@ -40,17 +40,7 @@ impl Square {
 
     /// The name a screen reader speaks for this square.
     pub fn name(self) -> &'static str {
-        [
-            "top left",
-            "top",
-            "top right",
-            "left",
-            "centre",
-            "right",
-            "bottom left",
-            "bottom",
-            "bottom right",
-        ][self.index()]
+        crate::game::PLACES[self.index()]
     }
 }
 
