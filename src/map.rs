@@ -386,13 +386,9 @@ fill=\"#0b4fb3\" text-decoration=\"underline\">{words}</text></a>",
             );
             x += width + 16.0;
         }
-        if whole {
-            p.push_nested_with(&mut out, 0.0, head, FRAME, &[("taps", taps)]);
-        } else {
-            let mut shown = p.clone();
-            shown.links = taps.to_vec();
-            shown.push_nested(&mut out, 0.0, head, FRAME);
-        }
+        // A part's picture has no links of its own: its taps are its links.
+        let class = if whole { "taps" } else { "links" };
+        p.push_nested_with(&mut out, 0.0, head, FRAME, &[(class, taps)]);
         let [x0, y0, w, h] = page.rect;
         for &([x, y], words) in &self.labels {
             if x < x0 || x > x0 + w || y < y0 || y > y0 + h {

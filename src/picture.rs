@@ -358,8 +358,11 @@ impl Link {
 }
 
 /// A group of links of class `class`, unpainted but taking the pointer
-/// inside their areas only.
+/// inside their areas only; none for no links.
 fn push_links(out: &mut String, class: &str, links: &[Link]) {
+    if links.is_empty() {
+        return;
+    }
     let _ = write!(
         out,
         "<g class=\"{class}\" fill=\"none\" pointer-events=\"fill\">"
