@@ -484,6 +484,11 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
         solution.iter().copied().collect::<BTreeSet<_>>()
     );
     assert!(path("solution").contains(tictactoe_book::map::COLOUR));
+    // In grayscale, where its colour is lost, the solution is told apart
+    // by its width, as the legend says: three times an edge's at least.
+    let width = |class: &str| num(&path(class), "stroke-width");
+    assert!(width("solution") >= 3.0 * width("edges"));
+    assert!(svg.contains(" thick "), "the legend names the thick line");
 }
 
 fn page_exists(href: &str) -> bool {
