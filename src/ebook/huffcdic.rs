@@ -1,9 +1,11 @@
 //! HUFF/CDIC, the dictionary compression of Amazon's own MOBI books: the
 //! text is cut into phrases, each phrase is a Huffman code, and the
 //! phrases sit in CDIC records. Our books are mostly the same few runs of
-//! markup between `filepos` digits, so a run is one phrase of a few bits
-//! and a digit about three and a half bits, where PalmDOC spends a byte on
-//! each digit.
+//! markup between `filepos` digits, so a run is one phrase of a few bits,
+//! where PalmDOC spends a byte on each digit. A phrase is stored as is or,
+//! as kindlegen's own books store most of theirs, as the codes of two
+//! other phrases ([`Grammar`]): the markup of a whole square, its link's
+//! leading zeros and the digits it shares with other links become one code.
 //!
 //! Layout after the readers we test with (KindleUnpack's and calibre's
 //! `HuffcdicReader`, libmobi's `mobi_decompress_huffman`):
@@ -22,11 +24,12 @@
 //! longer ones ended. The phrase of a code is `max_code[len] - code`.
 //!
 //! Invariant: [`decode`] of each record gives back the piece it was made
-//! from, with the readers' own loop; every phrase is stored as is, so no
-//! reader recurses, and is at most 127 bytes (SumatraPDF stops a record
-//! at a longer one); the zero bits after a record's last code are never a
-//! whole code, even counting the trailing entry (the all-zero code is the
-//! longest, and at least 16 bits long; see [`Limits`]).
+//! from, with the readers' own loop; a phrase is stored in at most 127
+//! bytes (SumatraPDF stops a record at a longer one), and a phrase stored
+//! as codes nests at most [`MAX_DEPTH`] deep; the zero bits after a
+//! record's or a phrase's last code are never a whole code, even counting
+//! the trailing entry (the all-zero code is the longest, and at least 16
+//! bits long; see [`Limits`]).
 
 use rustc_hash::FxHashMap;
 
@@ -179,7 +182,6 @@ const BYTE: u32 = 1 << 31;
 /// The phrases and how each piece spells them.
 struct Tokens<'a> {
     phrases: Vec<&'a [u8]>,
-    counts: Vec<u32>,
     /// Every piece's symbols, one piece after another: a byte (`BYTE`
     /// and the byte) or the id of a run of more than one byte.
     symbols: Vec<u32>,
@@ -210,6 +212,14 @@ impl Tokens<'_> {
             &self.found[from as usize..(from + len) as usize]
         }
     }
+
+    /// A piece (its symbols) as the phrases that spell it, into `out`.
+    fn spell(&self, symbols: &[u32], out: &mut Vec<u32>) {
+        out.clear();
+        for &s in symbols {
+            out.extend_from_slice(self.phrases_of(s));
+        }
+    }
 }
 
 impl<'a> Tokens<'a> {
@@ -224,7 +234,7 @@ impl<'a> Tokens<'a> {
         let mut run_ids: FxHashMap<Run, u32> = FxHashMap::default();
         // Each distinct run and how often it is seen.
         let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
-        let mut byte_counts = [0u32; 256];
+        let mut byte_seen = [false; 256];
         let mut symbols: Vec<u32> = Vec::new();
         // Each symbol where it is first met, in text order: what the
         // phrases are numbered by.
@@ -243,11 +253,11 @@ impl<'a> Tokens<'a> {
                 let run = &piece[at..at + len];
                 at += len;
                 if len == 1 {
-                    let count = &mut byte_counts[usize::from(first)];
-                    if *count == 0 {
+                    let seen = &mut byte_seen[usize::from(first)];
+                    if !*seen {
                         firsts.push(BYTE | u32::from(first));
                     }
-                    *count += 1;
+                    *seen = true;
                     symbols.push(BYTE | u32::from(first));
                     continue;
                 }
@@ -272,7 +282,6 @@ impl<'a> Tokens<'a> {
         }
         let mut t = Tokens {
             phrases: Vec::new(),
-            counts: Vec::new(),
             symbols,
             ends,
             bytes: [u32::MAX; 256],
@@ -291,12 +300,11 @@ impl<'a> Tokens<'a> {
                 if *slot == u32::MAX {
                     *slot = t.phrases.len() as u32;
                     t.phrases.push(phrase);
-                    t.counts.push(0);
                 }
                 *slot
             };
-        // Each run is spelt when first met, and its phrases counted as
-        // often as the run is seen; a byte's phrase is made when first met.
+        // Each run is spelt when first met; a byte's phrase is made when
+        // first met.
         for symbol in firsts {
             if symbol & BYTE != 0 {
                 let b = (symbol & 0xff) as u8;
@@ -328,15 +336,7 @@ impl<'a> Tokens<'a> {
                     }
                 }
             }
-            for &p in &t.found[from..] {
-                t.counts[p as usize] += n;
-            }
             t.spelling[symbol as usize] = (from as u32, (t.found.len() - from) as u32);
-        }
-        for (b, &n) in byte_counts.iter().enumerate() {
-            if n > 0 {
-                t.counts[t.bytes[b] as usize] += n;
-            }
         }
         t
     }
@@ -353,6 +353,251 @@ static BYTE_VALUES: [u8; 256] = {
     }
     all
 };
+
+/// How deep a phrase stored as codes may nest: kindlegen's own books nest
+/// theirs up to 10 deep, and libmobi refuses more than 15.
+pub const MAX_DEPTH: u8 = 10;
+
+/// A pair of phrases met this often in the whole text becomes a phrase of
+/// its own. Its place in the dictionary (its offset, its length and its
+/// two codes) is about 7 bytes, and each use saves a code; below about 32
+/// uses the default books grew, or shrank by less than the time it took.
+const MIN_PAIR_COUNT: usize = 32;
+
+/// The pairs are learnt from about this many pieces, spread over the
+/// text: a book's pages repeat, so a sample finds its pairs nearly as well
+/// as the whole text, at a fraction of the time.
+const SAMPLE_PIECES: usize = 96;
+
+/// The pair `(a, b)` as one key.
+fn pair(a: u32, b: u32) -> u64 {
+    u64::from(a) << 32 | u64::from(b)
+}
+
+/// Phrases made of two phrases, as Re-Pair makes them: in rounds, every
+/// pair of adjacent phrases seen at least half as often as the most
+/// frequent one becomes a phrase, replacing it left to right, until no
+/// pair is frequent enough. A dictionary entry is then either a run of
+/// bytes (a raw phrase, below `raw`) or the codes of its pair, which the
+/// readers decode in turn.
+struct Grammar {
+    /// How many raw phrases there are: pair `i` is phrase `raw + i`.
+    raw: u32,
+    pairs: Vec<[u32; 2]>,
+}
+
+impl Grammar {
+    /// Learns the pairs of the pieces `spelt` (each as its raw phrases)
+    /// from a sample of them, in a fixed order (by count, then by pair),
+    /// so the same text always gives the same phrases.
+    fn learn(tokens: &Tokens) -> Grammar {
+        let raw = tokens.phrases.len();
+        let step = (tokens.ends.len() / SAMPLE_PIECES).max(1);
+        let mut sample: Vec<Vec<u32>> = tokens
+            .pieces()
+            .step_by(step)
+            .map(|symbols| {
+                let mut spelt = Vec::new();
+                tokens.spell(symbols, &mut spelt);
+                spelt
+            })
+            .collect();
+        let whole: usize = tokens
+            .symbols
+            .iter()
+            .map(|&s| tokens.phrases_of(s).len())
+            .sum();
+        let sampled: usize = sample.iter().map(Vec::len).sum();
+        // As often in the sample as MIN_PAIR_COUNT in the whole text.
+        let least = (MIN_PAIR_COUNT * sampled / whole.max(1)).max(2) as i32;
+        let mut depth = vec![0u8; raw];
+        let mut pairs: Vec<[u32; 2]> = Vec::new();
+        // Every adjacent pair's count, counted once and then kept up to
+        // date as pairs are joined.
+        let mut counts: FxHashMap<u64, i32> = FxHashMap::default();
+        for s in &sample {
+            for w in s.windows(2) {
+                *counts.entry(pair(w[0], w[1])).or_default() += 1;
+            }
+        }
+        let mut made: FxHashMap<u64, u32> = FxHashMap::default();
+        // Whether a phrase is the first of a pair being joined: most places
+        // are not, and are passed over without a lookup.
+        let mut first = vec![false; raw];
+        loop {
+            let shallow =
+                |k: u64| depth[(k >> 32) as usize].max(depth[k as u32 as usize]) < MAX_DEPTH;
+            let top = counts
+                .iter()
+                .filter(|&(&k, _)| shallow(k))
+                .map(|(_, &c)| c)
+                .max()
+                .unwrap_or(0);
+            if top < least {
+                break;
+            }
+            let mut new: Vec<(i32, u64)> = counts
+                .iter()
+                .filter(|&(&k, &c)| c >= (top / 2).max(least) && shallow(k))
+                .map(|(&k, &c)| (c, k))
+                .collect();
+            new.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+            made.clear();
+            first.resize(raw + pairs.len() + new.len(), false);
+            for (_, k) in new {
+                let (a, b) = ((k >> 32) as u32, k as u32);
+                made.insert(k, (raw + pairs.len()) as u32);
+                depth.push(depth[a as usize].max(depth[b as usize]) + 1);
+                pairs.push([a, b]);
+                first[a as usize] = true;
+                counts.remove(&k);
+            }
+            let mut add = |k: u64, n: i32| *counts.entry(k).or_default() += n;
+            for s in &mut sample {
+                let (mut from, mut to) = (0, 0);
+                while from < s.len() {
+                    let joined = match s.get(from + 1) {
+                        Some(&b) if first[s[from] as usize] => made.get(&pair(s[from], b)).copied(),
+                        _ => None,
+                    };
+                    let Some(x) = joined else {
+                        s[to] = s[from];
+                        from += 1;
+                        to += 1;
+                        continue;
+                    };
+                    // The pairs on either side now hold the new phrase.
+                    if to > 0 {
+                        add(pair(s[to - 1], s[from]), -1);
+                        add(pair(s[to - 1], x), 1);
+                    }
+                    if let Some(&next) = s.get(from + 2) {
+                        add(pair(s[from + 1], next), -1);
+                        add(pair(x, next), 1);
+                    }
+                    s[to] = x;
+                    from += 2;
+                    to += 1;
+                }
+                s.truncate(to);
+            }
+            for (&k, _) in made.iter() {
+                counts.remove(&k);
+                first[(k >> 32) as usize] = false;
+            }
+        }
+        Grammar {
+            raw: raw as u32,
+            pairs,
+        }
+    }
+
+    /// Appends the raw phrases that `phrase` stands for to `out`.
+    fn expand(&self, phrase: u32, out: &mut Vec<u32>) {
+        match phrase.checked_sub(self.raw) {
+            None => out.push(phrase),
+            Some(i) => {
+                let [a, b] = self.pairs[i as usize];
+                self.expand(a, out);
+                self.expand(b, out);
+            }
+        }
+    }
+
+    /// Each piece as phrases, the longest that fits first: a trie of every
+    /// pair's raw phrases, walked from each place as far as it goes.
+    fn parse(&self, tokens: &Tokens) -> Vec<Vec<u32>> {
+        const NONE: u32 = u32::MAX;
+        // The nodes just below the root, by raw phrase (a walk starts at
+        // every place); below them, (node, raw phrase) -> node.
+        let mut root: Vec<u32> = vec![NONE; self.raw as usize];
+        let mut trie: FxHashMap<u64, u32> = FxHashMap::default();
+        // The phrase each node spells, if any.
+        let mut ends: Vec<u32> = Vec::new();
+        let mut raw = Vec::new();
+        for p in self.raw..self.raw + self.pairs.len() as u32 {
+            raw.clear();
+            self.expand(p, &mut raw);
+            let mut node = NONE;
+            for &r in &raw {
+                let slot = if node == NONE {
+                    &mut root[r as usize]
+                } else {
+                    trie.entry(pair(node, r)).or_insert(NONE)
+                };
+                if *slot == NONE {
+                    *slot = ends.len() as u32;
+                    ends.push(NONE);
+                }
+                node = *slot;
+            }
+            // Two pairs may spell the same bytes: the first made is kept.
+            if ends[node as usize] == NONE {
+                ends[node as usize] = p;
+            }
+        }
+        let mut s = Vec::new();
+        tokens
+            .pieces()
+            .map(|symbols| {
+                tokens.spell(symbols, &mut s);
+                let mut out = Vec::with_capacity(s.len() / 4);
+                let mut at = 0;
+                while at < s.len() {
+                    let (mut phrase, mut len) = (s[at], 1);
+                    let mut node = root[s[at] as usize];
+                    let mut j = 1;
+                    while node != NONE {
+                        if ends[node as usize] != NONE {
+                            (phrase, len) = (ends[node as usize], j);
+                        }
+                        node = match s.get(at + j) {
+                            Some(&r) => trie.get(&pair(node, r)).copied().unwrap_or(NONE),
+                            None => NONE,
+                        };
+                        j += 1;
+                    }
+                    out.push(phrase);
+                    at += len;
+                }
+                out
+            })
+            .collect()
+    }
+}
+
+/// Codes packed into bytes, most significant bit first, the last byte
+/// padded with zero bits.
+#[derive(Default)]
+struct Bits {
+    out: Vec<u8>,
+    /// Up to 31 bits wait here, below a code of up to 32.
+    acc: u64,
+    have: u32,
+}
+
+impl Bits {
+    fn put(&mut self, (code, len): (u32, u8)) {
+        self.acc = self.acc << len | u64::from(code);
+        self.have += u32::from(len);
+        if self.have >= 32 {
+            self.have -= 32;
+            self.out
+                .extend_from_slice(&((self.acc >> self.have) as u32).to_be_bytes());
+        }
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        while self.have >= 8 {
+            self.have -= 8;
+            self.out.push((self.acc >> self.have) as u8);
+        }
+        if self.have > 0 {
+            self.out.push((self.acc << (8 - self.have)) as u8);
+        }
+        self.out
+    }
+}
 
 /// Huffman code lengths for `counts` (all at least 1), at most `MAX_LEN`
 /// and with the longest at least `min_longest`. Ties break by index, so
@@ -527,7 +772,7 @@ impl Code {
 
 /// The CDIC records, each holding 2^bits phrases: bits as many as let one
 /// record's 16-bit offsets reach all of its phrases.
-fn cdic_records(phrases: &[&[u8]]) -> Vec<Vec<u8>> {
+fn cdic_records(phrases: &[(std::borrow::Cow<[u8]>, bool)]) -> Vec<Vec<u8>> {
     let total = phrases.len();
     let mut bits = usize::BITS - total.max(2).saturating_sub(1).leading_zeros();
     loop {
@@ -535,7 +780,9 @@ fn cdic_records(phrases: &[&[u8]]) -> Vec<Vec<u8>> {
         let fits = phrases
             .chunks(per)
             // Okular adds the 16-byte header to an offset in 16 bits.
-            .all(|c| 2 * c.len() + c.iter().map(|p| p.len() + 2).sum::<usize>() <= 0xffff - 16);
+            .all(|c| {
+                2 * c.len() + c.iter().map(|(p, _)| p.len() + 2).sum::<usize>() <= 0xffff - 16
+            });
         if fits {
             return phrases
                 .chunks(per)
@@ -545,12 +792,14 @@ fn cdic_records(phrases: &[&[u8]]) -> Vec<Vec<u8>> {
                         r.extend_from_slice(&v.to_be_bytes());
                     }
                     let mut offset = 2 * chunk.len();
-                    for p in chunk {
+                    for (p, _) in chunk {
                         r.extend_from_slice(&(offset as u16).to_be_bytes());
                         offset += 2 + p.len();
                     }
-                    for p in chunk {
-                        r.extend_from_slice(&(p.len() as u16 | 0x8000).to_be_bytes());
+                    // The top bit of the length: stored as is.
+                    for (p, raw) in chunk {
+                        let flag = if *raw { 0x8000 } else { 0 };
+                        r.extend_from_slice(&(p.len() as u16 | flag).to_be_bytes());
                         r.extend_from_slice(p);
                     }
                     r
@@ -577,74 +826,55 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
             records: pieces.iter().map(|_| Vec::new()).collect(),
         };
     }
-    let code = Code::new(&lengths(&tokens.counts, limits.min_longest));
-    // Each symbol's code: a byte's own, and a run's phrases' codes one
-    // after another, when they fit in 32 bits (a rare run spelt byte by
-    // byte may not: its phrases are then coded one by one).
-    let code_of = |p: u32| {
-        let (c, len) = code.codes[p as usize];
-        (u64::from(c), u32::from(len))
-    };
-    let byte_codes: Vec<(u64, u32)> = tokens
-        .bytes
+    let grammar = Grammar::learn(&tokens);
+    let parsed = grammar.parse(&tokens);
+    // How often each phrase is coded: in the text, and once in each pair
+    // the dictionary keeps; a pair no piece reaches is left out.
+    let raw = tokens.phrases.len();
+    let mut uses = vec![0u32; raw + grammar.pairs.len()];
+    for &p in parsed.iter().flatten() {
+        uses[p as usize] += 1;
+    }
+    for (i, pair) in grammar.pairs.iter().enumerate().rev() {
+        if uses[raw + i] > 0 {
+            for &p in pair {
+                uses[p as usize] += 1;
+            }
+        }
+    }
+    let kept: Vec<usize> = (0..uses.len()).filter(|&p| uses[p] > 0).collect();
+    let mut index = vec![u32::MAX; uses.len()];
+    for (i, &p) in kept.iter().enumerate() {
+        index[p] = i as u32;
+    }
+    let counts: Vec<u32> = kept.iter().map(|&p| uses[p]).collect();
+    let code = Code::new(&lengths(&counts, limits.min_longest));
+    let code_of = |p: u32| code.codes[index[p as usize] as usize];
+    let records = parsed
         .iter()
-        .map(|&p| if p == u32::MAX { (0, 0) } else { code_of(p) })
-        .collect();
-    let run_codes: Vec<(u64, u32)> = (0..tokens.spelling.len() as u32)
-        .map(|run| {
-            tokens
-                .phrases_of(run)
-                .iter()
-                .try_fold((0u64, 0u32), |(c, len), &p| {
-                    let (pc, plen) = code_of(p);
-                    (len + plen <= 32).then_some((c << plen | pc, len + plen))
-                })
-        })
-        .map(|joined| joined.unwrap_or((0, u32::MAX)))
-        .collect();
-    let records = tokens
-        .pieces()
-        .zip(pieces)
-        .map(|(symbols, piece)| {
-            let mut out = Vec::with_capacity(piece.len() / 8 + 8);
-            // Up to 31 bits wait in `acc`, below a code of up to 32.
-            let (mut acc, mut have) = (0u64, 0u32);
-            let mut put = |c: u64, len: u32| {
-                acc = acc << len | c;
-                have += len;
-                if have >= 32 {
-                    have -= 32;
-                    out.extend_from_slice(&((acc >> have) as u32).to_be_bytes());
-                }
-            };
-            for &s in symbols {
-                let (c, len) = if s & BYTE != 0 {
-                    byte_codes[(s & 0xff) as usize]
-                } else {
-                    run_codes[s as usize]
-                };
-                if len != u32::MAX {
-                    put(c, len);
-                } else {
-                    for &p in tokens.phrases_of(s) {
-                        let (c, len) = code_of(p);
-                        put(c, len);
-                    }
-                }
-            }
-            while have >= 8 {
-                have -= 8;
-                out.push((acc >> have) as u8);
-            }
-            if have > 0 {
-                out.push((acc << (8 - have)) as u8);
-            }
-            out
+        .map(|phrases| {
+            let mut bits = Bits::default();
+            phrases.iter().for_each(|&p| bits.put(code_of(p)));
+            bits.finish()
         })
         .collect();
-    let ordered: Vec<&[u8]> = code.order.iter().map(|&i| tokens.phrases[i]).collect();
+    // A raw phrase is stored as is, a pair as its two codes.
+    let stored: Vec<(std::borrow::Cow<[u8]>, bool)> = code
+        .order
+        .iter()
+        .map(|&i| match kept[i].checked_sub(raw) {
+            None => (tokens.phrases[kept[i]].into(), true),
+            Some(pair) => {
+                let mut bits = Bits::default();
+                grammar.pairs[pair]
+                    .iter()
+                    .for_each(|&p| bits.put(code_of(p)));
+                (bits.finish().into(), false)
+            }
+        })
+        .collect();
     let mut tables = vec![code.huff()];
-    tables.extend(cdic_records(&ordered));
+    tables.extend(cdic_records(&stored));
     Compressed { tables, records }
 }
 
@@ -717,13 +947,20 @@ impl Reader {
     /// top byte's entry, a walk up the lengths for long codes, and a stop
     /// once a code would run past the data.
     pub fn decode(&self, data: &[u8]) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        self.decode_into(data, 0, &mut out)?;
+        Some(out)
+    }
+
+    /// Decodes `data` onto `out`, a phrase stored as codes in turn, at
+    /// most [`MAX_DEPTH`] deep.
+    fn decode_into(&self, data: &[u8], depth: u8, out: &mut Vec<u8>) -> Option<()> {
         let mut padded = data.to_vec();
         padded.extend_from_slice(&[0; 8]);
         let word = |pos: usize| u64::from_be_bytes(padded[pos..pos + 8].try_into().unwrap());
         let mut bits_left = 8 * data.len() as i64;
         let (mut pos, mut n) = (0, 32i64);
         let mut x = word(0);
-        let mut out = Vec::new();
         loop {
             if n <= 0 {
                 pos += 4;
@@ -744,15 +981,17 @@ impl Reader {
             n -= i64::from(len);
             bits_left -= i64::from(len);
             if bits_left < 0 {
-                return Some(out);
+                return Some(());
             }
             let index = (max.checked_sub(code)? >> (32 - len)) as usize;
             let (bytes, whole) = self.phrases.get(index)?;
-            if !whole {
-                // We never write these; the readers would recurse.
+            if *whole {
+                out.extend_from_slice(bytes);
+            } else if depth < MAX_DEPTH {
+                self.decode_into(bytes, depth + 1, out)?;
+            } else {
                 return None;
             }
-            out.extend_from_slice(bytes);
         }
     }
 }
@@ -821,6 +1060,31 @@ mod tests {
             .map(|p| super::super::palmdoc::compress(p).len())
             .sum();
         assert!(c.len() * 2 < palmdoc, "{} vs {palmdoc}", c.len());
+    }
+
+    /// Pairs nest at most `MAX_DEPTH` deep, and the grammar goes that deep
+    /// when a text asks for more: "1a" over and over pairs into pairs of
+    /// pairs, eleven deep; the reader, which refuses deeper phrases,
+    /// reads it whole.
+    #[test]
+    fn pairs_nest_at_most_max_depth_and_read_back() {
+        let text = b"1a".repeat(2048 * 8);
+        let pieces: Vec<&[u8]> = text.chunks(4096).collect();
+        let tokens = Tokens::cut(&pieces, 127);
+        let grammar = Grammar::learn(&tokens);
+        fn depth(g: &Grammar, p: u32) -> u8 {
+            p.checked_sub(g.raw).map_or(0, |i| {
+                let [a, b] = g.pairs[i as usize];
+                depth(g, a).max(depth(g, b)) + 1
+            })
+        }
+        let deepest = (0..grammar.pairs.len() as u32)
+            .map(|i| depth(&grammar, grammar.raw + i))
+            .max();
+        assert_eq!(deepest, Some(MAX_DEPTH));
+        let c = round_trip(&pieces);
+        // Each piece is a few codes, not 4,096 bytes' worth.
+        assert!(c.records.iter().all(|r| r.len() < 16), "{:?}", c.records);
     }
 
     #[test]

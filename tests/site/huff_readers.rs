@@ -306,14 +306,15 @@ fn every_reader_reads(label: &str, file: &[u8], part: usize, text: &[u8]) {
     }
 }
 
-/// The figures the closing note gives: the longest dictionary entry and
-/// the longest code of a book.
-fn entry_and_code(file: &[u8], part: usize) -> (usize, u32) {
+/// The figures the closing note gives: the longest dictionary entry, the
+/// longest code of a book, and how many entries are stored as codes.
+fn entry_and_code(file: &[u8], part: usize) -> (usize, u32, usize) {
     let recs = &mobi::read::records(file)[part..];
     let r0 = recs[0];
     let (first, n) = (be32(r0, 0x70) as usize, be32(r0, 0x74) as usize);
     let d = Decoder::new(PLAIN, recs[first], &recs[first + 1..first + n]).unwrap();
     let longest_entry = d.phrases.iter().map(|(p, _)| p.len()).max().unwrap();
+    let as_codes = d.phrases.iter().filter(|(_, raw)| !raw).count();
     let huff = recs[first];
     let off2 = be32(huff, 12) as usize;
     let longest_code = (1..=32u32)
@@ -323,7 +324,7 @@ fn entry_and_code(file: &[u8], part: usize) -> (usize, u32) {
         })
         .max()
         .unwrap();
-    (longest_entry, longest_code)
+    (longest_entry, longest_code, as_codes)
 }
 
 /// Every MOBI of the site at every level and the mix, with and without
@@ -365,11 +366,16 @@ fn every_reader_decodes_every_mobi_whole() {
                 .zip([("MOBI 6", mobi6), ("KF8", kf8)])
             {
                 let label = format!("{label} {name}");
-                let (entry, code) = entry_and_code(&file, part);
+                let (entry, code, as_codes) = entry_and_code(&file, part);
                 // Shown with `--nocapture`: the figures of the closing note.
-                eprintln!("{label}: {} bytes, entry {entry}, code {code}", file.len());
+                eprintln!(
+                    "{label}: {} bytes, entry {entry}, code {code}, {as_codes} entries as codes",
+                    file.len()
+                );
                 every_reader_reads(&label, &file, part, &text);
                 assert!(entry <= 127, "{label}: an entry of {entry} bytes");
+                // Every reader decodes entries stored as codes, in turn.
+                assert!(as_codes > 0, "{label}: no entry stored as codes");
             }
         }
     });
