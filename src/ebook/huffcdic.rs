@@ -64,8 +64,9 @@ impl Default for Limits {
     }
 }
 
-/// Runs of markup seen at least this often are one phrase each.
-const MIN_RUN_COUNT: u32 = 2;
+/// A tag (a run's piece from one `<` to the next) seen at least this often
+/// is one phrase; a rarer one is spelt byte by byte.
+const MIN_TAG_COUNT: u32 = 2;
 
 /// The dictionary and the Huffman tables, as records, and the text
 /// records coded with them.
@@ -121,7 +122,7 @@ fn first_digit(s: &[u8]) -> Option<usize> {
         .map(|p| at + p)
 }
 
-/// A run seen too rarely, cut before each `<`: its tags and text.
+/// A run cut before each `<`: its tags and text.
 fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut at = 0;
     std::iter::from_fn(move || {
@@ -224,10 +225,12 @@ impl Tokens<'_> {
 
 impl<'a> Tokens<'a> {
     /// Cuts `pieces` into phrases of at most `max_phrase` bytes, reading
-    /// the text once: each character of a number, and each run of one
-    /// byte, is a symbol of its own; each distinct longer run gets an id,
-    /// and is counted. Then each run is spelt once, in text order: a run
-    /// seen often enough as its phrases, a rare run as its tags or bytes;
+    /// the text once: each character of a number (its zeros in a row one
+    /// symbol), and each run of one byte, is a symbol of its own; each
+    /// distinct longer run gets an id, and is counted. Then each run is
+    /// spelt once, in text order, as its tags, a tag seen often enough one
+    /// phrase and a rare one its bytes (the pairs join the tags of a
+    /// frequent run again, and runs that differ share their tags);
     /// phrases are numbered as first met, so ties in the code break the
     /// same way every time.
     fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
@@ -246,7 +249,13 @@ impl<'a> Tokens<'a> {
             while let Some(&first) = piece.get(at) {
                 in_number = first.is_ascii_digit() || (in_number && continues_number(first));
                 let len = if in_number {
-                    1
+                    if first == b'0' {
+                        // A number's zeros, one symbol: most are the
+                        // leading zeros of a fixed-width number.
+                        piece[at..].iter().take_while(|&&b| b == b'0').count()
+                    } else {
+                        1
+                    }
                 } else {
                     first_digit(&piece[at..]).unwrap_or(piece.len() - at)
                 };
@@ -274,10 +283,8 @@ impl<'a> Tokens<'a> {
         drop(run_ids);
         let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
         for &(run, n) in &seen {
-            if n < MIN_RUN_COUNT {
-                for tag in tags(run).filter(|t| t.len() > 1) {
-                    *tag_counts.entry(tag).or_default() += 1;
-                }
+            for tag in tags(run).filter(|t| t.len() > 1) {
+                *tag_counts.entry(tag).or_default() += n;
             }
         }
         let mut t = Tokens {
@@ -315,25 +322,18 @@ impl<'a> Tokens<'a> {
                 );
                 continue;
             }
-            let (run, n) = seen[symbol as usize];
+            let (run, _) = seen[symbol as usize];
             let from = t.found.len();
-            if n >= MIN_RUN_COUNT {
-                for phrase in run.chunks(max_phrase) {
+            for tag in tags(run) {
+                let whole = tag.len() > 1 && tag_counts[tag] >= MIN_TAG_COUNT;
+                let parts = if whole {
+                    tag.chunks(max_phrase)
+                } else {
+                    tag.chunks(1)
+                };
+                for phrase in parts {
                     let p = phrase_id(&mut t, &mut ids, phrase);
                     t.found.push(p);
-                }
-            } else {
-                for tag in tags(run) {
-                    let whole = tag.len() > 1 && tag_counts[tag] >= MIN_RUN_COUNT;
-                    let parts = if whole {
-                        tag.chunks(max_phrase)
-                    } else {
-                        tag.chunks(1)
-                    };
-                    for phrase in parts {
-                        let p = phrase_id(&mut t, &mut ids, phrase);
-                        t.found.push(p);
-                    }
                 }
             }
             t.spelling[symbol as usize] = (from as u32, (t.found.len() - from) as u32);
