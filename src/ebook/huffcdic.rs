@@ -387,9 +387,10 @@ struct Grammar {
 }
 
 impl Grammar {
-    /// Learns the pairs of the pieces `spelt` (each as its raw phrases)
-    /// from a sample of them, in a fixed order (by count, then by pair),
-    /// so the same text always gives the same phrases.
+    /// Learns the pairs of the pieces (each spelt as its raw phrases) from
+    /// a sample of them, made in a fixed order (by count, then by pair), so
+    /// the same text always gives the same phrases. Each pair's count is
+    /// counted once and kept up to date as pairs are joined.
     fn learn(tokens: &Tokens) -> Grammar {
         let raw = tokens.phrases.len();
         let step = (tokens.ends.len() / SAMPLE_PIECES).max(1);
@@ -412,8 +413,7 @@ impl Grammar {
         let least = (MIN_PAIR_COUNT * sampled / whole.max(1)).max(2) as i32;
         let mut depth = vec![0u8; raw];
         let mut pairs: Vec<[u32; 2]> = Vec::new();
-        // Every adjacent pair's count, counted once and then kept up to
-        // date as pairs are joined.
+        // Every adjacent pair's count.
         let mut counts: FxHashMap<u64, i32> = FxHashMap::default();
         for s in &sample {
             for w in s.windows(2) {
