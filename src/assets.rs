@@ -14,8 +14,17 @@ use std::sync::OnceLock;
 pub const FONT: &str = "DejaVuSans.ttf";
 
 /// The files the build needs from `static/` besides the square images:
-/// the stylesheet, the favicon, the books' cover and the PDFs' font.
-pub const OTHERS: [&str; 5] = ["s.css", "favicon.svg", "cover.gif", "thumb.gif", FONT];
+/// the stylesheet, the favicon, each game's cover and its thumbnail
+/// ([`crate::game::Game::COVER`]) and the PDFs' font.
+pub const OTHERS: [&str; 7] = [
+    "s.css",
+    "favicon.svg",
+    "cover.gif",
+    "cover-thumb.gif",
+    "towers-cover.gif",
+    "towers-cover-thumb.gif",
+    FONT,
+];
 
 /// Whether the build uses `name` itself: one of the cell `images` (`.svg`
 /// for the web, `.gif` for the books; redraw them with `cargo xtask

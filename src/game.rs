@@ -175,6 +175,11 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// Every image a cell can show, without extension: the web uses
     /// `<name>.svg`, the books `<name>.gif`.
     const IMAGES: &'static [&'static str];
+    /// Its books' cover, without extension: `static/` holds the cover as
+    /// `<name>.gif` and its thumbnail as `<name>-thumb.gif`, drawn by
+    /// `cargo xtask draw-images` (the names are listed in
+    /// [`crate::assets::OTHERS`]).
+    const COVER: &'static str;
     /// Every key is below this.
     const KEYS: u32;
     /// The game's words.

@@ -250,6 +250,9 @@ pub struct Edition {
     pub texts: Texts,
     /// The images cells can show, as the game lists them.
     pub images: &'static [&'static str],
+    /// Its books' cover image, as the game names it
+    /// ([`crate::game::Game::COVER`]).
+    pub cover: &'static str,
     /// What it is, for the home page and the book's opening page.
     pub about: &'static str,
     /// Where to start: a line and the screen it leads to.
@@ -406,6 +409,7 @@ impl Edition {
             title: self.title.clone(),
             texts: self.texts,
             images: self.images,
+            cover: self.cover,
             about: self.about,
             contents: self
                 .contents

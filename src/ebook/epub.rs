@@ -29,7 +29,7 @@ fn xhtml(title: &str, body: &str) -> String {
 /// from making a cover page of its own of a Kindle build of the book), the
 /// title, the words and the contents.
 fn front(book: &Edition, layout: &Layout) -> String {
-    let cover = format!("{}.png", super::COVER);
+    let cover = format!("{}.png", book.cover);
     let mut body = String::new();
     front_body(&mut body, book, &cover, &|out: &mut String, t| {
         layout.href_onto(out, File::Front, t)
@@ -82,12 +82,12 @@ fn package(book: &Edition, chunks: usize, images: &[(&str, &[u8])]) -> String {
         spine += &format!("<itemref idref=\"b{}\"/>", c + 1);
     }
     for (name, _) in images {
-        let props = if *name == super::COVER {
+        let props = if *name == book.cover {
             " properties=\"cover-image\""
         } else {
             ""
         };
-        let (ext, media) = image_type(name);
+        let (ext, media) = image_type(book, name);
         manifest +=
             &format!("<item id=\"i-{name}\" href=\"{name}.{ext}\" media-type=\"{media}\"{props}/>");
     }
@@ -111,8 +111,8 @@ full-path=\"OEBPS/package.opf\" media-type=\"application/oebps-package+xml\"/></
 /// An image's file extension and media type in the EPUB: a square is its
 /// SVG, the web's own, sharp at any size the stylesheet gives it; the
 /// cover, a raster only, is a PNG of its GIF.
-fn image_type(name: &str) -> (&'static str, &'static str) {
-    if name == super::COVER {
+fn image_type(book: &Edition, name: &str) -> (&'static str, &'static str) {
+    if name == book.cover {
         ("png", "image/png")
     } else {
         ("svg", "image/svg+xml")
@@ -144,7 +144,7 @@ pub fn write(book: &Book) -> Vec<u8> {
         files.push((format!("OEBPS/{}", board_file(c)), text.into()));
     }
     for (name, _) in images {
-        let (ext, _) = image_type(name);
+        let (ext, _) = image_type(book, name);
         let file = format!("{name}.{ext}");
         let bytes = match ext {
             "svg" => assets.get(&file),

@@ -1,8 +1,9 @@
 //! HUFF/CDIC, the dictionary compression of Amazon's own MOBI books: the
 //! text is cut into phrases, each phrase is a Huffman code, and the
 //! phrases sit in CDIC records. Our books are mostly the same few runs of
-//! markup between `filepos` digits, so a run is one phrase of a few bits,
-//! where PalmDOC spends a byte on each digit. A phrase is stored as is or,
+//! markup between `filepos` digits: each tag of a run is one phrase,
+//! which the pairs below join back into one code for the whole run, where
+//! PalmDOC spends a byte on each digit. A phrase is stored as is or,
 //! as kindlegen's own books store most of theirs, as the codes of two
 //! other phrases ([`Grammar`]): the markup of a whole square, its link's
 //! leading zeros and the digits it shares with other links become one code.
@@ -122,18 +123,42 @@ fn first_digit(s: &[u8]) -> Option<usize> {
         .map(|p| at + p)
 }
 
-/// A run cut before each `<`: its tags and text.
+/// A run cut before each `<`, and around each run of spaces (two or
+/// more): its tags, its text and its padding.
 fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut at = 0;
     std::iter::from_fn(move || {
         let rest = &run[at..];
         rest.first()?;
-        let len = rest[1..]
-            .iter()
-            .position(|&b| b == b'<')
-            .map_or(rest.len(), |p| p + 1);
+        let len = if is_padding(rest) {
+            rest.iter().take_while(|&&b| b == b' ').count()
+        } else {
+            (1..rest.len())
+                .find(|&i| rest[i] == b'<' || is_padding(&rest[i..]))
+                .unwrap_or(rest.len())
+        };
         at += len;
         Some(&rest[..len])
+    })
+}
+
+/// Whether `s` starts with padding: two spaces or more, which the MOBI 6
+/// text puts before a screen to start it at a round offset.
+fn is_padding(s: &[u8]) -> bool {
+    s.starts_with(b"  ")
+}
+
+/// A run of padding as phrases of 1, 2, 4, ... spaces, the longest
+/// first: a few short phrases spell every length, and the pairs join the
+/// lengths met often, where a phrase of each length would be stored
+/// whole.
+fn padding_parts(pad: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = pad;
+    std::iter::from_fn(move || {
+        let len = 1 << rest.len().checked_ilog2()?;
+        let (part, tail) = rest.split_at(len);
+        rest = tail;
+        Some(part)
     })
 }
 
@@ -326,6 +351,13 @@ impl<'a> Tokens<'a> {
             let from = t.found.len();
             for tag in tags(run) {
                 let whole = tag.len() > 1 && tag_counts[tag] >= MIN_TAG_COUNT;
+                if is_padding(tag) {
+                    for phrase in padding_parts(tag) {
+                        let p = phrase_id(&mut t, &mut ids, phrase);
+                        t.found.push(p);
+                    }
+                    continue;
+                }
                 let parts = if whole {
                     tag.chunks(max_phrase)
                 } else {
@@ -481,6 +513,10 @@ impl Grammar {
                 }
                 s.truncate(to);
             }
+            // Dropped again: the neighbours' updates above bring a joined
+            // pair back with a small count (joining the first `aa` of
+            // `aaa` takes one off the second, its neighbour), and a pair
+            // is joined once.
             for (&k, _) in made.iter() {
                 counts.remove(&k);
                 first[(k >> 32) as usize] = false;
@@ -999,6 +1035,18 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Padding is cut from the tags around it, and spelt as phrases of
+    /// 1, 2, 4, ... spaces, the longest first.
+    #[test]
+    fn padding_is_its_own_piece_spelt_in_powers_of_two() {
+        let pad = [b' '; 54];
+        let run = [b"</div>".as_slice(), &pad, b"<mbp:pagebreak/> <p>"].concat();
+        let cut: Vec<&[u8]> = tags(&run).collect();
+        assert_eq!(cut, [&b"</div>"[..], &pad, b"<mbp:pagebreak/> ", b"<p>"]);
+        let parts: Vec<usize> = padding_parts(&pad).map(<[u8]>::len).collect();
+        assert_eq!(parts, [32, 16, 4, 2]);
+    }
     use proptest::prelude::*;
 
     fn round_trip(pieces: &[&[u8]]) -> Compressed {

@@ -23,10 +23,15 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
+use super::Book;
 use super::indx::{self, Cncx, Entry, Tag};
 use super::xhtml::{MODIFIED, board, css, front_body, page};
-use super::{Book, COVER};
 use crate::screen::{Screen, Target};
+
+/// Where a screen starts in its fragment when a book rounds them
+/// ([`super::mobi::rounds_screens`]): at a multiple of 64, so every
+/// link's `off:` ends in an even digit and a `0`.
+const ROUND: usize = 64;
 
 /// The most bytes of screens in one fragment (about kindlegen's size).
 pub const FRAGMENT_BYTES: usize = 8192;
@@ -168,7 +173,11 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
                 .unwrap_or_default()
         })
         .collect();
-    let cover = resource(COVER).expect("a cover");
+    let cover = resource(book.cover).expect("a cover");
+    let round = match super::mobi::rounds_screens(book) {
+        true => ROUND,
+        false => 1,
+    };
     // The opening page (no screen), then each file of boards.
     let screens = |file: usize| -> &[Screen] {
         match file.checked_sub(1) {
@@ -201,6 +210,10 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
                 None => front_body(out, book, &cover, &href),
                 Some(b) => board(out, &srcs, b, &href),
             });
+            // Spaces after a screen, so the next starts at a round offset
+            // in its fragment.
+            let pad = (round - (text.len() - at) % round) % round;
+            text.extend(std::iter::repeat_n(' ', pad));
             let len = text.len() - at;
             let open = fragments
                 .last()
@@ -521,7 +534,7 @@ mod tests {
         let hanoi = crate::site::hanoi_solver(3);
         let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
         let mut names = book.used_images().to_vec();
-        names.push(COVER);
+        names.push(book.cover);
         let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
         let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
         let p = part(&Book::new(&book, &assets), &names);

@@ -122,7 +122,7 @@ pub fn opf(book: &Edition) -> Vec<u8> {
     let mut manifest = format!(
         "<item id=\"text\" href=\"{stem}-kindle.html\" media-type=\"application/xhtml+xml\"/>"
     );
-    for name in book.used_images().iter().copied().chain([super::COVER]) {
+    for name in book.used_images().iter().copied().chain([book.cover]) {
         manifest +=
             &format!("<item id=\"i-{name}\" href=\"{name}.gif\" media-type=\"image/gif\"/>");
     }
@@ -138,7 +138,7 @@ version=\"2.0\" unique-identifier=\"id\"><metadata xmlns:dc=\"http://purl.org/dc
 <reference type=\"toc\" title=\"Contents\" href=\"{start}\"/>\
 <reference type=\"text\" title=\"Start\" href=\"{start}\"/></guide></package>\n",
         author = super::AUTHOR,
-        cover = super::COVER,
+        cover = book.cover,
     )
     .into_bytes()
 }

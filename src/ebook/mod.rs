@@ -31,11 +31,10 @@ pub const POSTER: &str = "map-poster.pdf";
 /// The author named in every book's metadata.
 pub const AUTHOR: &str = "tictactoe-book";
 
-/// The cover image's name; it comes after the square images.
-pub const COVER: &str = "cover";
-
-/// The cover as a thumbnail (240x320), which a MOBI names beside the cover
-/// (EXTH 202), as kindlegen writes one: a Kindle's library shows it.
+/// The name a MOBI gives the cover's thumbnail (240x320), which it names
+/// beside the cover (EXTH 202), as kindlegen writes one: a Kindle's
+/// library shows it. It is drawn as `<cover>-thumb.gif`
+/// ([`crate::game::Game::COVER`]).
 pub const THUMB: &str = "thumb";
 
 /// The paragraphs of a book's opening page, before its contents: the
@@ -55,12 +54,12 @@ pub fn caption(screen: &Screen) -> impl Iterator<Item = &str> {
 }
 
 /// A book's images, `(name, GIF bytes)` in record order: those its
-/// screens use, in the game's order, then the cover.
+/// screens use, in the game's order, then the cover ([`Edition::cover`]).
 pub fn images<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'a [u8])> {
     book.used_images()
         .iter()
         .copied()
-        .chain([COVER])
+        .chain([book.cover])
         .map(|n| (n, assets.get(&format!("{n}.gif"))))
         .collect()
 }

@@ -271,6 +271,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
         title: format!("{} Analysed", G::TEXTS.title),
         texts: G::TEXTS,
         images: G::IMAGES,
+        cover: G::COVER,
         about: G::TEXTS.analysis_about,
         contents: vec![(
             G::TEXTS.analysis_start.to_string(),

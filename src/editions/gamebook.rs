@@ -290,6 +290,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>) -> Edition {
         title: format!("{} Gamebook", G::TEXTS.title),
         texts: G::TEXTS,
         images: G::IMAGES,
+        cover: G::COVER,
         about: "Play on paper: each page is a board you face. Choose an empty square and turn \
 to the page printed in it; there you find your move, and under the heading the square the \
 computer answered in. On a screen, the square is also a link. The computer \

@@ -52,6 +52,7 @@ pub fn edition<G: Game>(
         title,
         texts: G::TEXTS,
         images: G::IMAGES,
+        cover: G::COVER,
         about: G::TEXTS.play_about,
         contents: vec![(G::TEXTS.play_start.to_string(), Target::page(start.key()))],
         screens: crate::par::map(&graph.breadth_first(), |&b| {

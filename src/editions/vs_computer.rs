@@ -317,6 +317,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, games: &[Match<G
         title: format!("{} against the Computer", G::TEXTS.title),
         texts: G::TEXTS,
         images: G::IMAGES,
+        cover: G::COVER,
         about: "The computer's replies were decided when this was made, so even this game is \
 only links. Easy games can be won; a perfect computer never loses.",
         contents: games

@@ -275,6 +275,7 @@ impl Game for Hanoi {
         "ha", "hp", "hd1", "hd2", "hd3", "hd4", "hd5", "hd6", "hd7", "hl1", "hl2", "hl3", "hl4",
         "hl5", "hl6", "hl7", "hab", "hpb", "hd1b", "hd2b", "hd3b", "hd4b", "hd5b", "hd6b", "hd7b",
     ];
+    const COVER: &'static str = "towers-cover";
     const KEYS: u32 = 4 * 2187;
     const TEXTS: Texts = Texts {
         title: "The Towers of Hanoi",

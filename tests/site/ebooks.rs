@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::common::page_name;
-use tictactoe_book::ebook::{COVER, mobi};
+use tictactoe_book::ebook::mobi;
 use tictactoe_book::editions::vs_computer;
 use tictactoe_book::games::tictactoe::{Board, Status};
 use tictactoe_book::graph::StateGraph;
@@ -54,7 +54,7 @@ fn cells(name: &str) -> usize {
 /// A book's images in record order: the ones its screens use, the cover.
 fn images(name: &str) -> Vec<&'static str> {
     let mut v = edition(name).used_images().to_vec();
-    v.push(COVER);
+    v.push(edition(name).cover);
     v
 }
 
@@ -229,10 +229,11 @@ fn the_vs_computer_mobi_plays_like_the_site() {
 /// What a real Kindle reads in record 0 of both parts, beyond what desktop
 /// readers need: the id (113) beside `EBOK` (501), kindlegen's count of
 /// images (131), and its creator records (204 to 207, 535); the same id for
-/// the same book, another for another.
+/// the same book, another for another; the cover (201) its own game's.
 #[test]
 fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
     let mut ids = BTreeSet::new();
+    let mut covers = BTreeSet::new();
     for name in BOOKS.iter().chain(&HANOI_BOOKS) {
         let file = std::fs::read(book(&format!("{name}.mobi"))).unwrap();
         let parts = mobi::read::parts(&file);
@@ -263,8 +264,17 @@ fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
             record.starts_with(b"\x89PNG\r\n\x1a\n"),
             "{name}: the thumbnail is a PNG"
         );
+        // The cover is the game's own: the Towers of Hanoi's books show
+        // its discs, not a tic-tac-toe board.
+        let cover = mobi::read::u32_at(exth[&201], 0) as usize;
+        let gif = format!("{}.gif", edition(name).cover);
+        let drawn = std::fs::read(crate::common::repo().join("static").join(&gif)).unwrap();
+        let record = mobi::read::records(&file)[first_image + cover];
+        assert_eq!(record, drawn, "{name}: the cover is {gif}");
+        covers.insert(record.to_vec());
         assert!(ids.insert(seen[0].clone()), "{name}: an id of its own");
     }
+    assert_eq!(covers.len(), 2, "a cover for each game");
 }
 
 /// Every text record of every KF8 part ends in its trailing byte
@@ -707,5 +717,58 @@ fn the_home_page_offers_every_book_file_a_reader_needs() {
             assert!(home.contains(&format!("<a href={file}>")), "{file}");
             assert!(built().join(&file).is_file(), "{file}");
         }
+    }
+}
+
+/// In a book of many links a screen (two-player, analysis), every screen
+/// starts at a round offset, so links' last digits repeat and compress:
+/// every `filepos` of the MOBI 6 part that leads to a screen ends in `00`,
+/// and every `off:` of the KF8 part is a multiple of 64 (`0` last, an even
+/// digit before it). A book of fewer (vs-computer) is laid out tight,
+/// where the padding would cost more than it saves.
+#[test]
+fn screens_start_at_round_offsets_in_books_of_many_links() {
+    fn base32(s: &[u8]) -> usize {
+        s.iter().fold(0, |n, &c| {
+            n * 32 + char::from(c).to_digit(32).expect("a base-32 digit") as usize
+        })
+    }
+    for (name, rounded) in [(TWO, true), (ANALYSIS, true), (VS, false)] {
+        let file = std::fs::read(book(&format!("{name}.mobi"))).unwrap();
+        let text = String::from_utf8(mobi::read::text(&file)).unwrap();
+        // The opening page, where the guide leads, is not a screen.
+        let contents = text.find("<body>").unwrap() + "<body>".len();
+        let targets: Vec<usize> = text
+            .split("filepos=")
+            .skip(1)
+            .map(|s| {
+                s[..s.find(|c: char| !c.is_ascii_digit()).unwrap()]
+                    .parse()
+                    .unwrap()
+            })
+            .filter(|&t| t != contents)
+            .collect();
+        assert!(targets.len() > 5000, "{name}");
+        let round = targets.iter().filter(|&&t| t % 100 == 0).count();
+        assert_eq!(
+            round == targets.len(),
+            rounded,
+            "{name}: {round} of {}",
+            targets.len()
+        );
+        let kf8 = mobi::read::kf8_text(&file).unwrap();
+        let kf8 = String::from_utf8_lossy(&kf8);
+        let offs: Vec<usize> = kf8
+            .split(":off:")
+            .skip(1)
+            .map(|s| base32(&s.as_bytes()[..10]))
+            .collect();
+        let round = offs.iter().filter(|&&o| o % 64 == 0).count();
+        assert_eq!(
+            round == offs.len(),
+            rounded,
+            "{name}: {round} of {}",
+            offs.len()
+        );
     }
 }

@@ -12,7 +12,9 @@ use std::path::Path;
 
 use anyhow::Context as _;
 use resvg::{tiny_skia, usvg};
+use tictactoe_book::game::Game;
 use tictactoe_book::games::hanoi;
+use tictactoe_book::games::tictactoe::Board;
 
 /// Side of a square image, in pixels: three make a 480-pixel board, which
 /// fits the first Kindles' 600x800 screen (about 520 pixels usable) with
@@ -239,29 +241,81 @@ fn tower_svg(t: Tower) -> String {
     svg + "</svg>\n"
 }
 
-/// The cover: a won board, centred on a 600x800 page, drawn from the
-/// marks' own SVGs (`marks` gives each by name).
-fn cover_svg(marks: &dyn Fn(&str) -> String) -> String {
+/// A cover: `columns` of cells side by side, each column stacked from
+/// the top, each cell `(its SVG, its height in units of its width of
+/// 100)`, every column `SIDE` pixels wide; the whole centred on a 600x800
+/// page. Each cell is its own SVG nested at its place and size, so the
+/// cover is drawn with the very pictures the pages show.
+fn cover_svg(columns: &[Vec<(&str, u32)>]) -> String {
     let (w, h) = (600, 800);
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
     );
-    let board = ["xw", "o", "e", "o", "xw", "e", "e", "e", "xw"];
     let side = SIDE as usize;
-    let (left, top) = ((w - 3 * side) / 2, (h - 3 * side) / 2);
-    for (i, name) in board.iter().enumerate() {
-        let (x, y) = (left + (i % 3) * side, top + (i / 3) * side);
-        // Each square's own SVG, nested at its place and size.
-        let square = marks(name);
-        let inner = square
-            .split_once('>')
-            .and_then(|(_, rest)| rest.trim_end().strip_suffix("</svg>"))
-            .unwrap_or_default();
-        svg += &format!(
-            "<svg x=\"{x}\" y=\"{y}\" width=\"{side}\" height=\"{side}\" viewBox=\"0 0 100 100\">{inner}</svg>"
-        );
+    let px = |units: u32| units as usize * side / 100;
+    let tallest = columns
+        .iter()
+        .map(|c| c.iter().map(|&(_, units)| px(units)).sum::<usize>())
+        .max()
+        .unwrap_or_default();
+    let (left, top) = ((w - columns.len() * side) / 2, (h - tallest) / 2);
+    for (i, column) in columns.iter().enumerate() {
+        let (x, mut y) = (left + i * side, top);
+        for &(cell, units) in column {
+            let inner = cell
+                .split_once('>')
+                .and_then(|(_, rest)| rest.trim_end().strip_suffix("</svg>"))
+                .unwrap_or_default();
+            let height = px(units);
+            svg += &format!(
+                "<svg x=\"{x}\" y=\"{y}\" width=\"{side}\" height=\"{height}\" viewBox=\"0 0 100 {units}\">{inner}</svg>"
+            );
+            y += height;
+        }
     }
     svg + "</svg>\n"
+}
+
+/// A column of a cover, top down: each cell's name and its height (in
+/// units of its width of 100).
+type Column = Vec<(String, u32)>;
+
+/// The covers, each `(its name, what it shows, by cell name and height)`:
+/// tic-tac-toe's a won board, the Towers of Hanoi's its start, every disc
+/// of the default puzzle on the left peg.
+fn covers() -> Vec<(&'static str, Vec<Column>)> {
+    let board = ["xw", "o", "e", "o", "xw", "e", "e", "e", "xw"];
+    let squares = (0..3)
+        .map(|c| {
+            (0..3)
+                .map(|r| (board[3 * r + c].to_string(), 100))
+                .collect()
+        })
+        .collect();
+    let discs = hanoi::Rules::default().discs;
+    let peg = |tower: bool| -> Column {
+        (1..=discs)
+            .map(|k| {
+                let b = if k == discs { "b" } else { "" };
+                let height = if k == discs {
+                    hanoi::BOTTOM
+                } else {
+                    hanoi::LEVEL
+                };
+                match tower {
+                    true => (format!("hd{k}{b}"), height),
+                    false => (format!("hp{b}"), height),
+                }
+            })
+            .collect()
+    };
+    vec![
+        (<Board as Game>::COVER, squares),
+        (
+            <hanoi::Hanoi as Game>::COVER,
+            vec![peg(true), peg(false), peg(false)],
+        ),
+    ]
 }
 
 /// Writes into `dir` the analysis squares' and the Hanoi cells' SVGs, and
@@ -290,21 +344,34 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
         let svg = String::from_utf8(read(&format!("{name}.svg"))?)?;
         marks.push((name.to_string(), svg));
     }
-    let mark = |name: &str| {
-        marks
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, svg)| svg.clone())
-            .unwrap_or_default()
-    };
     for (name, svg) in pictures.iter().chain(&marks) {
         // As wide as a square, as high as the picture's own proportions.
         let (height, pixels) = rasterize(svg, SIDE, &options)?;
         write_gif(&dir.join(format!("{name}.gif")), SIDE, height, &pixels)?;
     }
-    let (height, cover) = rasterize(&cover_svg(&mark), 600, &options)?;
-    write_gif(&dir.join("cover.gif"), 600, height, &cover)?;
-    // The MOBI's thumbnail of it (EXTH 202), as kindlegen makes one.
-    let (height, thumb) = rasterize(&cover_svg(&mark), 240, &options)?;
-    write_gif(&dir.join("thumb.gif"), 240, height, &thumb)
+    let svg_of = |name: &str| {
+        pictures
+            .iter()
+            .chain(&marks)
+            .find(|(n, _)| n == name)
+            .map(|(_, svg)| svg.as_str())
+            .unwrap_or_default()
+    };
+    for (name, columns) in covers() {
+        let columns: Vec<Vec<(&str, u32)>> = columns
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .map(|(cell, units)| (svg_of(cell), *units))
+                    .collect()
+            })
+            .collect();
+        let svg = cover_svg(&columns);
+        let (height, cover) = rasterize(&svg, 600, &options)?;
+        write_gif(&dir.join(format!("{name}.gif")), 600, height, &cover)?;
+        // The MOBI's thumbnail of it (EXTH 202), as kindlegen makes one.
+        let (height, thumb) = rasterize(&svg, 240, &options)?;
+        write_gif(&dir.join(format!("{name}-thumb.gif")), 240, height, &thumb)?;
+    }
+    Ok(())
 }

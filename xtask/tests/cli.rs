@@ -4,6 +4,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use tictactoe_book::assets::OTHERS;
+use tictactoe_book::game::Game;
+use tictactoe_book::games::{hanoi::Hanoi, tictactoe::Board};
 use tictactoe_book::site;
 
 fn xtask(args: &[&str]) -> Output {
@@ -317,11 +320,23 @@ fn the_committed_book_images_are_what_draw_images_draws() {
     let static_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static");
     // Every GIF the books use, and the analysis squares' SVGs.
     let drawn = names(tmp.path());
+    // Each game's cover and its thumbnail are among the files the build
+    // needs from static/.
     let gifs: Vec<String> = site::images()
         .iter()
-        .chain(["cover"].iter())
         .map(|n| format!("{n}.gif"))
+        .chain(
+            OTHERS
+                .iter()
+                .filter(|n| n.ends_with(".gif"))
+                .map(|n| n.to_string()),
+        )
         .collect();
+    for game in [<Board as Game>::COVER, <Hanoi as Game>::COVER] {
+        for file in [format!("{game}.gif"), format!("{game}-thumb.gif")] {
+            assert!(OTHERS.contains(&file.as_str()), "{file} is not required");
+        }
+    }
     for file in &gifs {
         assert!(drawn.contains(file), "{file} is not drawn");
     }

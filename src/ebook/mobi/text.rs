@@ -8,6 +8,14 @@ use crate::ebook::{caption, intro};
 use crate::markup::{Grid, escape, push_ascii, write_grid};
 use crate::screen::{CellView, Edition, Target};
 
+/// Where a screen starts when a book rounds them
+/// ([`super::rounds_screens`]): at a multiple of 100, so every `filepos`
+/// ends in `00`.
+const ROUND: usize = 100;
+
+/// What goes between two screens.
+const PAGE_BREAK: &str = "<mbp:pagebreak/>";
+
 /// HTML text with `filepos` links filled in once every target is placed.
 pub(super) struct Text {
     buf: Vec<u8>,
@@ -171,8 +179,17 @@ pub(super) fn layout(book: &Edition, images: &[&str], digits: usize) -> (Text, u
         t.text(line);
         t.push("</a></p>");
     }
+    let round = match super::rounds_screens(book) {
+        true => ROUND,
+        false => 1,
+    };
     for b in &book.screens {
-        t.push("<mbp:pagebreak/>");
+        // Spaces after the screen before, so this one starts at a round
+        // offset.
+        let at = t.buf.len() + PAGE_BREAK.len();
+        t.buf
+            .extend(std::iter::repeat_n(b' ', (round - at % round) % round));
+        t.push(PAGE_BREAK);
         t.place(b.target);
         // A <div>, not a <p>: the Kindle and calibre indent a paragraph's
         // first line, which would push the top row right of the others.

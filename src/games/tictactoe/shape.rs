@@ -101,6 +101,7 @@ impl Game for Board {
 
     const PLAYERS: u8 = 2;
     const IMAGES: &'static [&'static str] = &IMAGES;
+    const COVER: &'static str = "cover";
     const KEYS: u32 = super::ID_LIMIT;
     const TEXTS: Texts = Texts {
         title: "Tic-Tac-Toe",
