@@ -142,8 +142,9 @@ fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
-/// Whether `s` starts with padding: two spaces or more, which the MOBI 6
-/// text puts before a screen to start it at a round offset.
+/// Whether `s` starts with padding: two spaces or more, which a MOBI puts
+/// between two screens to start the second at a round offset
+/// ([`super::mobi::rounds_screens`]).
 fn is_padding(s: &[u8]) -> bool {
     s.starts_with(b"  ")
 }
@@ -1035,6 +1036,7 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     /// Padding is cut from the tags around it, and spelt as phrases of
     /// 1, 2, 4, ... spaces, the longest first.
@@ -1047,7 +1049,6 @@ mod tests {
         let parts: Vec<usize> = padding_parts(&pad).map(<[u8]>::len).collect();
         assert_eq!(parts, [32, 16, 4, 2]);
     }
-    use proptest::prelude::*;
 
     fn round_trip(pieces: &[&[u8]]) -> Compressed {
         let c = compress(pieces);

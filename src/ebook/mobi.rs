@@ -76,8 +76,8 @@ pub fn write(book: &Book) -> Vec<u8> {
 /// it, a few bits a link that hardly compress; the padding costs a few
 /// bits a screen, spelt by a few phrases ([`super::huffcdic`]). Measured
 /// on the default books: two-player and analysis (3.1 links a screen)
-/// shrink by 24 and 31 KB, 9%; vs-computer (1.9) would grow by 13 KB and
-/// the Towers of Hanoi (2.3) by a few hundred bytes.
+/// shrink by 24 and 31 KB, 9%; vs-computer (1.9) would grow by 12 KB, and
+/// the Towers of Hanoi's (2.3) change by under 500 bytes.
 const ROUND_LINKS_PER_SCREEN: usize = 25;
 
 /// Whether a MOBI starts each screen of `book` at a round offset (see
