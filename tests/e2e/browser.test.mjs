@@ -225,24 +225,31 @@ for (const [where, base] of BASES) {
           await b.page.waitForURL(new RegExp(`map/${file}\\.svg$`));
           // The drawing, on the screen: inside the window, and filling it
           // one way or the other.
-          const box = await b.page.evaluate(() => {
-            const svg = document.documentElement;
-            const bb = svg.getBBox();
-            const m = svg.getScreenCTM();
-            const p = (x, y) => new DOMPoint(x, y).matrixTransform(m);
-            const [a, c] = [p(bb.x, bb.y), p(bb.x + bb.width, bb.y + bb.height)];
-            return { left: a.x, top: a.y, right: c.x, bottom: c.y, fixed: svg.hasAttribute('width') };
-          });
-          assert.ok(!box.fixed, `${file}: no fixed size`);
-          assert.ok(box.left >= -1 && box.top >= -1 && box.right <= viewport.width + 1 && box.bottom <= viewport.height + 1,
-            `${file} whole at ${viewport.width}x${viewport.height}: ${JSON.stringify(box)}`);
-          assert.ok(box.right - box.left >= 0.9 * viewport.width || box.bottom - box.top >= 0.9 * viewport.height, `${file} fills the window`);
+          const whole = async (what) => {
+            // Its canvas, the viewBox: a part is a window on the whole map,
+            // whose lines run on beyond it, clipped.
+            const box = await b.page.evaluate(() => {
+              const svg = document.documentElement;
+              const bb = svg.viewBox.baseVal;
+              const m = svg.getScreenCTM();
+              const p = (x, y) => new DOMPoint(x, y).matrixTransform(m);
+              const [a, c] = [p(bb.x, bb.y), p(bb.x + bb.width, bb.y + bb.height)];
+              return { left: a.x, top: a.y, right: c.x, bottom: c.y, fixed: svg.hasAttribute('width') };
+            });
+            assert.ok(!box.fixed, `${what}: no fixed size`);
+            assert.ok(box.left >= -1 && box.top >= -1 && box.right <= viewport.width + 1 && box.bottom <= viewport.height + 1,
+              `${what} whole at ${viewport.width}x${viewport.height}: ${JSON.stringify(box)}`);
+            assert.ok(box.right - box.left >= 0.9 * viewport.width || box.bottom - box.top >= 0.9 * viewport.height, `${what} fills the window`);
+          };
+          await whole(file);
           // On a phone (and a screen as narrow), a map offers only links a
-          // finger hits: a part of it zooms in, and there the board's link.
+          // finger hits: a part of it zooms in, whole on the screen too,
+          // and there the board's link.
           if (viewport.width <= 640 && file !== 'tictactoe-x') {
             const part = file === 'hanoi' ? 'the bottom left part' : first;
             await b.page.getByRole('link', { name: `Zoom in: ${part}`, exact: true }).click();
             await b.page.waitForURL(new RegExp(`map/${file}/[0-8]+\\.svg$`));
+            await whole(`${file}, ${part}`);
           }
           const link = first ? b.page.getByRole('link', { name: first, exact: true })
             : b.page.getByRole('link', { name: /^Left peg: discs 1, 2, 3 and 4;/ });
