@@ -243,16 +243,17 @@ fn tower_svg(t: Tower) -> String {
 
 /// A cover: `columns` of cells side by side, each column stacked from
 /// the top, each cell `(its SVG, its height in units of its width of
-/// 100)`, every column `SIDE` pixels wide; the whole centred on a 600x800
-/// page. Each cell is its own SVG nested at its place and size, so the
-/// cover is drawn with the very pictures the pages show.
-fn cover_svg(columns: &[Vec<(&str, u32)>]) -> String {
-    let (w, h) = (600, 800);
+/// 100)`, every column `side` pixels wide; the whole centred on a page
+/// `w` by `h` pixels. Each cell is its own SVG nested at its place and
+/// size, so the cover is drawn with the very pictures the pages show;
+/// every place and size is whole pixels at the page's own size, so
+/// stacked cells meet with no seam (a thumbnail is laid out at its size,
+/// not scaled down from the cover).
+fn cover_svg(columns: &[Vec<(&str, u32)>], (w, h): (usize, usize), side: usize) -> String {
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
     );
-    let side = SIDE as usize;
-    let px = |units: u32| units as usize * side / 100;
+    let px = |units: u32| (units as usize * side + 50) / 100;
     let tallest = columns
         .iter()
         .map(|c| c.iter().map(|&(_, units)| px(units)).sum::<usize>())
@@ -280,10 +281,11 @@ fn cover_svg(columns: &[Vec<(&str, u32)>]) -> String {
 /// units of its width of 100).
 type Column = Vec<(String, u32)>;
 
-/// The covers, each `(its name, what it shows, by cell name and height)`:
-/// tic-tac-toe's a won board, the Towers of Hanoi's its start, every disc
-/// of the default puzzle on the left peg.
-fn covers() -> Vec<(&'static str, Vec<Column>)> {
+/// The covers, each `(its name, its columns' width on a 600x800 page,
+/// what it shows, by cell name and height)`: tic-tac-toe's a won board,
+/// the Towers of Hanoi's its start, every disc of the default puzzle on
+/// the left peg, nearly as wide as the page.
+fn covers() -> Vec<(&'static str, usize, Vec<Column>)> {
     let board = ["xw", "o", "e", "o", "xw", "e", "e", "e", "xw"];
     let squares = (0..3)
         .map(|c| {
@@ -310,9 +312,10 @@ fn covers() -> Vec<(&'static str, Vec<Column>)> {
             .collect()
     };
     vec![
-        (<Board as Game>::COVER, squares),
+        (<Board as Game>::COVER, SIDE as usize, squares),
         (
             <hanoi::Hanoi as Game>::COVER,
+            190,
             vec![peg(true), peg(false), peg(false)],
         ),
     ]
@@ -357,7 +360,7 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
             .map(|(_, svg)| svg.as_str())
             .unwrap_or_default()
     };
-    for (name, columns) in covers() {
+    for (name, side, columns) in covers() {
         let columns: Vec<Vec<(&str, u32)>> = columns
             .iter()
             .map(|c| {
@@ -366,10 +369,12 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
                     .collect()
             })
             .collect();
-        let svg = cover_svg(&columns);
+        let svg = cover_svg(&columns, (600, 800), side);
         let (height, cover) = rasterize(&svg, 600, &options)?;
         write_gif(&dir.join(format!("{name}.gif")), 600, height, &cover)?;
-        // The MOBI's thumbnail of it (EXTH 202), as kindlegen makes one.
+        // The MOBI's thumbnail of it (EXTH 202), as kindlegen makes one:
+        // the same drawing at two fifths.
+        let svg = cover_svg(&columns, (240, 320), side * 2 / 5);
         let (height, thumb) = rasterize(&svg, 240, &options)?;
         write_gif(&dir.join(format!("{name}-thumb.gif")), 240, height, &thumb)?;
     }
