@@ -43,7 +43,7 @@ fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
     let srcs = srcs(book, ".svg");
     page_onto(&mut out, &book.title, "book.css", "", |out| {
         for b in &book.screens[layout.chunks[chunk].clone()] {
-            board(out, &srcs, b, &|out: &mut String, t| {
+            board(out, &b.target.anchor(), &srcs, b, &|out: &mut String, t| {
                 layout.href_onto(out, file, t)
             });
         }

@@ -66,8 +66,10 @@ impl Default for Limits {
 }
 
 /// A tag (a run's piece from one `<` to the next) seen at least this often
-/// is one phrase; a rarer one is spelt byte by byte.
-const MIN_TAG_COUNT: u32 = 2;
+/// is one phrase; a rarer one is spelt byte by byte, cheaper than storing
+/// it whole (at 4, rather than 2, the tic-tac-toe KF8 texts are 2 to 3 KB
+/// smaller).
+const MIN_TAG_COUNT: u32 = 4;
 
 /// The dictionary and the Huffman tables, as records, and the text
 /// records coded with them.
@@ -124,8 +126,9 @@ fn first_digit(s: &[u8]) -> Option<usize> {
 }
 
 /// A run cut before each `<`, and around each run of spaces (two or
-/// more): its tags, its text and its padding.
-fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
+/// more): its tags, its text and its padding; with `words`, also before
+/// each space, so that tags that differ in a word share the rest.
+fn tags(run: &[u8], words: bool) -> impl Iterator<Item = &[u8]> {
     let mut at = 0;
     std::iter::from_fn(move || {
         let rest = &run[at..];
@@ -134,7 +137,7 @@ fn tags(run: &[u8]) -> impl Iterator<Item = &[u8]> {
             rest.iter().take_while(|&&b| b == b' ').count()
         } else {
             (1..rest.len())
-                .find(|&i| rest[i] == b'<' || is_padding(&rest[i..]))
+                .find(|&i| rest[i] == b'<' || (words && rest[i] == b' ') || is_padding(&rest[i..]))
                 .unwrap_or(rest.len())
         };
         at += len;
@@ -260,6 +263,11 @@ impl<'a> Tokens<'a> {
     /// phrases are numbered as first met, so ties in the code break the
     /// same way every time.
     fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
+        // A small text's tags are cut into words too: its dictionary is a
+        // large part of it, and a pair of words costs a few bytes there
+        // where a whole tag is stored as is (0.5 KB less a Towers of Hanoi
+        // book; the tic-tac-toe books, whose tags repeat more, grow).
+        let words = is_small(pieces.len());
         let mut run_ids: FxHashMap<Run, u32> = FxHashMap::default();
         // Each distinct run and how often it is seen.
         let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
@@ -309,7 +317,7 @@ impl<'a> Tokens<'a> {
         drop(run_ids);
         let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
         for &(run, n) in &seen {
-            for tag in tags(run).filter(|t| t.len() > 1) {
+            for tag in tags(run, words).filter(|t| t.len() > 1) {
                 *tag_counts.entry(tag).or_default() += n;
             }
         }
@@ -350,7 +358,7 @@ impl<'a> Tokens<'a> {
             }
             let (run, _) = seen[symbol as usize];
             let from = t.found.len();
-            for tag in tags(run) {
+            for tag in tags(run, words) {
                 let whole = tag.len() > 1 && tag_counts[tag] >= MIN_TAG_COUNT;
                 if is_padding(tag) {
                     for phrase in padding_parts(tag) {
@@ -397,10 +405,31 @@ pub const MAX_DEPTH: u8 = 10;
 /// uses the default books grew, or shrank by less than the time it took.
 const MIN_PAIR_COUNT: usize = 32;
 
+/// In a small text ([`is_small`]), a pair met this often becomes a
+/// phrase: the Towers of Hanoi's KF8 texts shrink by about 1.1 KB (their
+/// MOBI 6 texts grow by 0.2 KB), against 32.
+const MIN_PAIR_COUNT_SMALL: usize = 12;
+
+/// Each round joins every pair met at least this share (in percent) of
+/// the most frequent one's count: Re-Pair joins one pair a round, and
+/// half keeps the rounds few in a large text.
+const SHARE: i32 = 50;
+
+/// [`SHARE`] in a small text ([`is_small`]): nearer Re-Pair, about 3 ms
+/// more a Towers of Hanoi text, for 0.4 to 0.9 KB less (all of Re-Pair,
+/// 100, saves 0.1 KB more for 10 ms more).
+const SHARE_SMALL: i32 = 95;
+
 /// The pairs are learnt from about this many pieces, spread over the
 /// text: a book's pages repeat, so a sample finds its pairs nearly as well
 /// as the whole text, at a fraction of the time.
 const SAMPLE_PIECES: usize = 96;
+
+/// Whether a text of `pieces` pieces is small: its sample is the whole
+/// text, learnt in a few milliseconds.
+fn is_small(pieces: usize) -> bool {
+    pieces < 2 * SAMPLE_PIECES
+}
 
 /// The pair `(a, b)` as one key.
 fn pair(a: u32, b: u32) -> u64 {
@@ -408,9 +437,9 @@ fn pair(a: u32, b: u32) -> u64 {
 }
 
 /// Phrases made of two phrases, as Re-Pair makes them: in rounds, every
-/// pair of adjacent phrases seen at least half as often as the most
-/// frequent one becomes a phrase, replacing it left to right, until no
-/// pair is frequent enough. A dictionary entry is then either a run of
+/// pair of adjacent phrases seen at least [`SHARE`] (in a small text,
+/// [`SHARE_SMALL`]) as often as the most frequent one becomes a phrase,
+/// replacing it left to right, until no pair is frequent enough. A dictionary entry is then either a run of
 /// bytes (a raw phrase, below `raw`) or the codes of its pair, which the
 /// readers decode in turn.
 struct Grammar {
@@ -442,8 +471,16 @@ impl Grammar {
             .map(|&s| tokens.phrases_of(s).len())
             .sum();
         let sampled: usize = sample.iter().map(Vec::len).sum();
-        // As often in the sample as MIN_PAIR_COUNT in the whole text.
-        let least = (MIN_PAIR_COUNT * sampled / whole.max(1)).max(2) as i32;
+        // As often in the sample as MIN_PAIR_COUNT in the whole text; in
+        // a text small enough to be its own sample, MIN_PAIR_COUNT_SMALL.
+        let (least, share) = if is_small(tokens.ends.len()) {
+            (MIN_PAIR_COUNT_SMALL as i32, SHARE_SMALL)
+        } else {
+            (
+                (MIN_PAIR_COUNT * sampled / whole.max(1)).max(2) as i32,
+                SHARE,
+            )
+        };
         let mut depth = vec![0u8; raw];
         let mut pairs: Vec<[u32; 2]> = Vec::new();
         // Every adjacent pair's count.
@@ -471,7 +508,7 @@ impl Grammar {
             }
             let mut new: Vec<(i32, u64)> = counts
                 .iter()
-                .filter(|&(&k, &c)| c >= (top / 2).max(least) && shallow(k))
+                .filter(|&(&k, &c)| c >= (top * share / 100).max(least) && shallow(k))
                 .map(|(&k, &c)| (c, k))
                 .collect();
             new.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
@@ -540,67 +577,184 @@ impl Grammar {
             }
         }
     }
+}
 
-    /// Each piece as phrases, the longest that fits first: a trie of every
-    /// pair's raw phrases, walked from each place as far as it goes.
-    fn parse(&self, tokens: &Tokens) -> Vec<Vec<u32>> {
-        const NONE: u32 = u32::MAX;
-        // The nodes just below the root, by raw phrase (a walk starts at
-        // every place); below them, (node, raw phrase) -> node.
-        let mut root: Vec<u32> = vec![NONE; self.raw as usize];
-        let mut trie: FxHashMap<u64, u32> = FxHashMap::default();
-        // The phrase each node spells, if any.
-        let mut ends: Vec<u32> = Vec::new();
+/// Every pair's raw phrases in a trie: from any place in a piece, the
+/// pairs that spell what follows it.
+struct Trie {
+    /// The nodes just below the root, by raw phrase (a walk starts at
+    /// every place).
+    root: Vec<u32>,
+    /// Each node's first child, as (raw phrase, node): most nodes are a
+    /// link in the chain of one long phrase, with one child, found
+    /// without a lookup.
+    first: Vec<(u32, u32)>,
+    /// Whether a node has more children, in `next` as (node, raw phrase)
+    /// -> node.
+    more: Vec<bool>,
+    next: FxHashMap<u64, u32>,
+    /// The phrase each node spells, if any.
+    ends: Vec<u32>,
+}
+
+impl Trie {
+    const NONE: u32 = u32::MAX;
+
+    fn new(grammar: &Grammar) -> Trie {
+        let mut t = Trie {
+            root: vec![Self::NONE; grammar.raw as usize],
+            first: Vec::new(),
+            more: Vec::new(),
+            next: FxHashMap::default(),
+            ends: Vec::new(),
+        };
         let mut raw = Vec::new();
-        for p in self.raw..self.raw + self.pairs.len() as u32 {
+        for p in grammar.raw..grammar.raw + grammar.pairs.len() as u32 {
             raw.clear();
-            self.expand(p, &mut raw);
-            let mut node = NONE;
+            grammar.expand(p, &mut raw);
+            let mut node = Self::NONE;
             for &r in &raw {
-                let slot = if node == NONE {
-                    &mut root[r as usize]
+                let found = if node == Self::NONE {
+                    t.root[r as usize]
                 } else {
-                    trie.entry(pair(node, r)).or_insert(NONE)
+                    t.child(node, r)
                 };
-                if *slot == NONE {
-                    *slot = ends.len() as u32;
-                    ends.push(NONE);
-                }
-                node = *slot;
+                node = if found != Self::NONE {
+                    found
+                } else {
+                    let new = t.ends.len() as u32;
+                    t.ends.push(Self::NONE);
+                    t.first.push((Self::NONE, Self::NONE));
+                    t.more.push(false);
+                    if node == Self::NONE {
+                        t.root[r as usize] = new;
+                    } else if t.first[node as usize].0 == Self::NONE {
+                        t.first[node as usize] = (r, new);
+                    } else {
+                        t.more[node as usize] = true;
+                        t.next.insert(pair(node, r), new);
+                    }
+                    new
+                };
             }
             // Two pairs may spell the same bytes: the first made is kept.
-            if ends[node as usize] == NONE {
-                ends[node as usize] = p;
+            if t.ends[node as usize] == Self::NONE {
+                t.ends[node as usize] = p;
             }
         }
-        let mut s = Vec::new();
-        tokens
-            .pieces()
-            .map(|symbols| {
-                tokens.spell(symbols, &mut s);
-                let mut out = Vec::with_capacity(s.len() / 4);
-                let mut at = 0;
-                while at < s.len() {
-                    let (mut phrase, mut len) = (s[at], 1);
-                    let mut node = root[s[at] as usize];
-                    let mut j = 1;
-                    while node != NONE {
-                        if ends[node as usize] != NONE {
-                            (phrase, len) = (ends[node as usize], j);
-                        }
-                        node = match s.get(at + j) {
-                            Some(&r) => trie.get(&pair(node, r)).copied().unwrap_or(NONE),
-                            None => NONE,
-                        };
-                        j += 1;
-                    }
-                    out.push(phrase);
-                    at += len;
-                }
-                out
-            })
-            .collect()
+        t
     }
+
+    /// The child of `node` by raw phrase `r`, or `NONE`.
+    fn child(&self, node: u32, r: u32) -> u32 {
+        let (first, child) = self.first[node as usize];
+        if first == r {
+            child
+        } else if self.more[node as usize] {
+            self.next.get(&pair(node, r)).copied().unwrap_or(Self::NONE)
+        } else {
+            Self::NONE
+        }
+    }
+
+    /// Each pair that spells the raw phrases of `s` from its start, as
+    /// (phrase, raw phrases it spans), shortest first.
+    fn matches(&self, s: &[u32], mut found: impl FnMut(u32, usize)) {
+        let mut node = s.first().map_or(Self::NONE, |&r| self.root[r as usize]);
+        let mut len = 1;
+        while node != Self::NONE {
+            if self.ends[node as usize] != Self::NONE {
+                found(self.ends[node as usize], len);
+            }
+            node = match s.get(len) {
+                Some(&r) => self.child(node, r),
+                None => Self::NONE,
+            };
+            len += 1;
+        }
+    }
+}
+
+/// Each piece as phrases, the longest that fits first.
+fn parse_longest(tokens: &Tokens, trie: &Trie) -> Vec<Vec<u32>> {
+    let mut s = Vec::new();
+    tokens
+        .pieces()
+        .map(|symbols| {
+            tokens.spell(symbols, &mut s);
+            let mut out = Vec::with_capacity(s.len() / 4);
+            let mut at = 0;
+            while at < s.len() {
+                let mut longest = (s[at], 1);
+                trie.matches(&s[at..], |p, len| longest = (p, len));
+                out.push(longest.0);
+                at += longest.1;
+            }
+            out
+        })
+        .collect()
+}
+
+/// Each piece as the phrases that spell it in the fewest bits, given each
+/// phrase's code length (`None` for a phrase without a code): a shortest
+/// path from each place back from the end. The longest match first takes
+/// a long phrase that ends just before a frequent pair and leaves the
+/// pair's first half alone (`...</a><a href="...fid:00`, then `H`), where
+/// two shorter phrases cost fewer bits.
+fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>]) -> Vec<Vec<u32>> {
+    let mut s = Vec::new();
+    // From each place to the end: the fewest bits, and the first phrase
+    // and how many raw phrases it spans.
+    let mut best: Vec<(u32, u32, u32)> = Vec::new();
+    tokens
+        .pieces()
+        .map(|symbols| {
+            tokens.spell(symbols, &mut s);
+            best.clear();
+            best.resize(s.len() + 1, (0, 0, 0));
+            for at in (0..s.len()).rev() {
+                // A raw phrase always has a code: every phrase the text
+                // holds is kept, or spelt by one that is.
+                let mut cheapest = (u32::MAX, s[at], 1);
+                let mut consider = |p: u32, len: usize| {
+                    if let Some(b) = bits[p as usize] {
+                        let total = u32::from(b).saturating_add(best[at + len].0);
+                        if total < cheapest.0 {
+                            cheapest = (total, p, len as u32);
+                        }
+                    }
+                };
+                consider(s[at], 1);
+                trie.matches(&s[at..], &mut consider);
+                best[at] = cheapest;
+            }
+            let mut out = Vec::with_capacity(s.len() / 4);
+            let mut at = 0;
+            while at < s.len() {
+                out.push(best[at].1);
+                at += best[at].2 as usize;
+            }
+            out
+        })
+        .collect()
+}
+
+/// How often each phrase is coded: in the text, and once in each pair
+/// the dictionary keeps (a pair no piece reaches is left out, 0).
+fn uses(parsed: &[Vec<u32>], grammar: &Grammar) -> Vec<u32> {
+    let raw = grammar.raw as usize;
+    let mut uses = vec![0u32; raw + grammar.pairs.len()];
+    for &p in parsed.iter().flatten() {
+        uses[p as usize] += 1;
+    }
+    for (i, pair) in grammar.pairs.iter().enumerate().rev() {
+        if uses[raw + i] > 0 {
+            for &p in pair {
+                uses[p as usize] += 1;
+            }
+        }
+    }
+    uses
 }
 
 /// Codes packed into bytes, most significant bit first, the last byte
@@ -864,21 +1018,22 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
         };
     }
     let grammar = Grammar::learn(&tokens);
-    let parsed = grammar.parse(&tokens);
-    // How often each phrase is coded: in the text, and once in each pair
-    // the dictionary keeps; a pair no piece reaches is left out.
+    let trie = Trie::new(&grammar);
+    // Parsed twice: the longest match first gives each phrase a code
+    // length, then the cheapest parse under those lengths.
+    let longest = parse_longest(&tokens, &trie);
+    let uses_longest = uses(&longest, &grammar);
+    let kept: Vec<usize> = (0..uses_longest.len())
+        .filter(|&p| uses_longest[p] > 0)
+        .collect();
+    let counts: Vec<u32> = kept.iter().map(|&p| uses_longest[p]).collect();
+    let mut bits = vec![None; uses_longest.len()];
+    for (&p, len) in kept.iter().zip(lengths(&counts, limits.min_longest)) {
+        bits[p] = Some(len);
+    }
+    let parsed = parse_cheapest(&tokens, &trie, &bits);
     let raw = tokens.phrases.len();
-    let mut uses = vec![0u32; raw + grammar.pairs.len()];
-    for &p in parsed.iter().flatten() {
-        uses[p as usize] += 1;
-    }
-    for (i, pair) in grammar.pairs.iter().enumerate().rev() {
-        if uses[raw + i] > 0 {
-            for &p in pair {
-                uses[p as usize] += 1;
-            }
-        }
-    }
+    let uses = uses(&parsed, &grammar);
     let kept: Vec<usize> = (0..uses.len()).filter(|&p| uses[p] > 0).collect();
     let mut index = vec![u32::MAX; uses.len()];
     for (i, &p) in kept.iter().enumerate() {
@@ -1044,10 +1199,59 @@ mod tests {
     fn padding_is_its_own_piece_spelt_in_powers_of_two() {
         let pad = [b' '; 54];
         let run = [b"</div>".as_slice(), &pad, b"<mbp:pagebreak/> <p>"].concat();
-        let cut: Vec<&[u8]> = tags(&run).collect();
+        let cut: Vec<&[u8]> = tags(&run, false).collect();
         assert_eq!(cut, [&b"</div>"[..], &pad, b"<mbp:pagebreak/> ", b"<p>"]);
         let parts: Vec<usize> = padding_parts(&pad).map(<[u8]>::len).collect();
         assert_eq!(parts, [32, 16, 4, 2]);
+    }
+
+    /// The cheapest parse spells what the longest match spells, in no
+    /// more bits under the same code lengths, and in fewer on markup where
+    /// a long phrase ends just before a frequent pair.
+    #[test]
+    fn the_cheapest_parse_spells_the_same_in_fewer_bits() {
+        let mut text = Vec::new();
+        for i in 0..3000u32 {
+            let screen = format!(
+                "</a><a href=\"kindle:pos:fid:00{}{}:off:000000{:04}\"><img alt=\"x\"/>",
+                char::from(b'A' + (i % 7) as u8),
+                i % 5,
+                i * 37 % 9000
+            );
+            text.extend_from_slice(screen.as_bytes());
+        }
+        let pieces: Vec<&[u8]> = text.chunks(4096).collect();
+        let tokens = Tokens::cut(&pieces, 127);
+        let grammar = Grammar::learn(&tokens);
+        let trie = Trie::new(&grammar);
+        let longest = parse_longest(&tokens, &trie);
+        let uses = uses(&longest, &grammar);
+        let kept: Vec<usize> = (0..uses.len()).filter(|&p| uses[p] > 0).collect();
+        let counts: Vec<u32> = kept.iter().map(|&p| uses[p]).collect();
+        let mut bits = vec![None; uses.len()];
+        for (&p, len) in kept.iter().zip(lengths(&counts, 16)) {
+            bits[p] = Some(len);
+        }
+        let cheapest = parse_cheapest(&tokens, &trie, &bits);
+        let cost = |parsed: &[Vec<u32>]| -> u64 {
+            parsed
+                .iter()
+                .flatten()
+                .map(|&p| u64::from(bits[p as usize].expect("a coded phrase")))
+                .sum()
+        };
+        let raw = |parsed: &[Vec<u32>]| -> Vec<Vec<u32>> {
+            parsed
+                .iter()
+                .map(|piece| {
+                    let mut out = Vec::new();
+                    piece.iter().for_each(|&p| grammar.expand(p, &mut out));
+                    out
+                })
+                .collect()
+        };
+        assert_eq!(raw(&cheapest), raw(&longest));
+        assert!(cost(&cheapest) < cost(&longest));
     }
 
     fn round_trip(pieces: &[&[u8]]) -> Compressed {

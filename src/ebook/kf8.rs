@@ -203,12 +203,21 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
             .then_some(None)
             .into_iter()
             .chain(screens(file).iter().map(Some));
+        // The screens' ids, counted in base 32 from 0 in each file: a link
+        // lands by its fragment and offset, and a reader that turns the
+        // part back into pages (KindleUnpack, calibre) names the target
+        // by the id it lands on, which needs only to be the file's own.
+        // The screen's anchor would cost about 20 bits a screen more.
+        let mut ids = 0;
         for screen in units {
             let at = text.len();
             let target = screen.map_or(Target::Contents, |b| b.target);
             unit(&mut text, &mut links, |out, href| match screen {
                 None => front_body(out, book, &cover, &href),
-                Some(b) => board(out, &srcs, b, &href),
+                Some(b) => {
+                    board(out, &base32(ids, 1), &srcs, b, &href);
+                    ids += 1;
+                }
             });
             // Spaces after a screen, so the next starts at a round offset
             // in its fragment.
@@ -555,7 +564,15 @@ mod tests {
                 page.ends_with("</div></body></html>")
                     || page.ends_with("</section></body></html>")
             );
-            ids += page.matches("<div id=\"").count();
+            // Each screen's id is its file's own.
+            let found: std::collections::BTreeSet<&str> = page
+                .split("<div id=\"")
+                .skip(1)
+                .map(|d| d.split('"').next().unwrap())
+                .collect();
+            let divs = page.matches("<div id=\"").count();
+            assert_eq!(found.len(), divs, "an id given twice in a file");
+            ids += divs;
         }
         assert_eq!(ids, book.screens.len());
         let s = std::str::from_utf8(text).unwrap();

@@ -328,17 +328,19 @@ pub(super) fn board_len(srcs: &[String], b: &Screen) -> usize {
         + "</p></div>".len()
 }
 
-/// One screen onto `out`: its cells in rows, then its caption and, once
-/// the game is over, its links. `srcs` are the images' addresses, and
-/// `href` writes a link's.
+/// One screen onto `out`, its `<div>` named `id` (the EPUB's is the
+/// screen's anchor): its cells in rows, then its caption and, once the
+/// game is over, its links. `srcs` are the images' addresses, and `href`
+/// writes a link's.
 pub(super) fn board(
     out: &mut String,
+    id: &str,
     srcs: &[String],
     b: &Screen,
     href: &impl Fn(&mut String, Target),
 ) {
     out.push_str("<div id=\"");
-    b.target.push_anchor(out);
+    out.push_str(id);
     out.push_str("\"><p>");
     write_grid(b, &mut EpubGrid { out, srcs, href });
     out.push_str("</p><p>");
@@ -383,7 +385,7 @@ mod tests {
             let srcs = srcs(&book, ".png");
             for b in &book.screens {
                 out.clear();
-                board(&mut out, &srcs, b, &far);
+                board(&mut out, &b.target.anchor(), &srcs, b, &far);
                 assert_eq!(board_len(&srcs, b), out.len(), "{}: {out}", book.slug);
                 checked += 1;
             }
