@@ -469,17 +469,17 @@ impl Grammar {
                 spelt
             })
             .collect();
-        let whole: usize = tokens
-            .symbols
-            .iter()
-            .map(|&s| tokens.phrases_of(s).len())
-            .sum();
-        let sampled: usize = sample.iter().map(Vec::len).sum();
         // As often in the sample as MIN_PAIR_COUNT in the whole text; in
         // a text small enough to be its own sample, MIN_PAIR_COUNT_SMALL.
         let (least, share) = if is_small(tokens.ends.len()) {
             (MIN_PAIR_COUNT_SMALL as i32, SHARE_SMALL)
         } else {
+            let whole: usize = tokens
+                .symbols
+                .iter()
+                .map(|&s| tokens.phrases_of(s).len())
+                .sum();
+            let sampled: usize = sample.iter().map(Vec::len).sum();
             (
                 (MIN_PAIR_COUNT * sampled / whole.max(1)).max(2) as i32,
                 SHARE,

@@ -14,8 +14,9 @@
 //!
 //! Invariant: the same screens as the EPUB, in the same files (each
 //! screen's id its count in its file, unique there, not the EPUB's
-//! anchor), and the text is ASCII (any other character as a numeric character reference),
-//! so no character is split across text records; every link is
+//! anchor), and the text is ASCII (any other character as a numeric
+//! character reference), so no character is split across text records;
+//! every link is
 //! `kindle:pos:fid:<fragment>:off:<offset>`, where the fragment's
 //! insert position plus the offset is the `<` of its target's element.
 
