@@ -72,6 +72,11 @@ impl Default for Limits {
 /// smaller).
 const MIN_TAG_COUNT: u32 = 4;
 
+/// [`MIN_TAG_COUNT`] in a small text ([`is_small`]): a tag there stands
+/// for more of the text, and a pair made of it that does not pay for its
+/// entry is pruned ([`pruned`]); 0.3 KB less a Towers of Hanoi book.
+const MIN_TAG_COUNT_SMALL: u32 = 3;
+
 /// The dictionary and the Huffman tables, as records, and the text
 /// records coded with them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -269,6 +274,11 @@ impl<'a> Tokens<'a> {
         // where a whole tag is stored as is (0.5 KB less a Towers of Hanoi
         // book; the tic-tac-toe books, whose tags repeat more, grow).
         let words = is_small(pieces.len());
+        let min_tag = if words {
+            MIN_TAG_COUNT_SMALL
+        } else {
+            MIN_TAG_COUNT
+        };
         let mut run_ids: FxHashMap<Run, u32> = FxHashMap::default();
         // Each distinct run and how often it is seen.
         let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
@@ -360,7 +370,7 @@ impl<'a> Tokens<'a> {
             let (run, _) = seen[symbol as usize];
             let from = t.found.len();
             for tag in tags(run, words) {
-                let whole = tag.len() > 1 && tag_counts[tag] >= MIN_TAG_COUNT;
+                let whole = tag.len() > 1 && tag_counts[tag] >= min_tag;
                 if is_padding(tag) {
                     for phrase in padding_parts(tag) {
                         let p = phrase_id(&mut t, &mut ids, phrase);
@@ -408,8 +418,10 @@ const MIN_PAIR_COUNT: usize = 32;
 
 /// In a small text ([`is_small`]), a pair met this often becomes a
 /// phrase: the Towers of Hanoi's KF8 texts shrink by about 1.1 KB (their
-/// MOBI 6 texts grow by 0.2 KB), against 32.
-const MIN_PAIR_COUNT_SMALL: usize = 12;
+/// MOBI 6 texts grow by 0.2 KB), against 32; with the pairs that do not
+/// pay for their entries pruned ([`pruned`]), 8 rather than 12 saves 0.3
+/// KB more a book (6 and 10 less).
+const MIN_PAIR_COUNT_SMALL: usize = 8;
 
 /// Each round joins every pair met at least this share (in percent) of
 /// the most frequent one's count: Re-Pair joins one pair a round, and
@@ -707,14 +719,16 @@ fn parse_longest(tokens: &Tokens, trie: &Trie) -> Vec<Vec<u32>> {
 /// path from each place back from the end. The longest match first takes
 /// a long phrase that ends just before a frequent pair and leaves the
 /// pair's first half alone (`...</a><a href="...fid:00`, then `H`), where
-/// two shorter phrases cost fewer bits.
-fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>]) -> Vec<Vec<u32>> {
+/// two shorter phrases cost fewer bits. Only every `step`-th piece is
+/// parsed (1: all of them).
+fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize) -> Vec<Vec<u32>> {
     let mut s = Vec::new();
     // From each place to the end: the fewest bits, and the first phrase
     // and how many raw phrases it spans.
     let mut best: Vec<(u32, u32, u32)> = Vec::new();
     tokens
         .pieces()
+        .step_by(step)
         .map(|symbols| {
             tokens.spell(symbols, &mut s);
             best.clear();
@@ -766,6 +780,19 @@ const MAX_ENTRY_CODES: usize = 32;
 /// gets no entry of its own (see [`Entries`]).
 const MAX_INLINED_USES: u32 = 3;
 
+/// What an entry costs besides its codes, in bits, when [`pruned`]
+/// weighs it: its 2-byte offset and 2-byte length, its last byte's
+/// padding, and the code space one more phrase takes from the others.
+/// Measured on the default books: 56 against 32 (0.2 KB more), 72 (0.1
+/// KB more) and 96 or 128 (the Towers of Hanoi's KF8 texts 0.4 to 0.8 KB
+/// more).
+const ENTRY_BITS: u64 = 56;
+
+/// How many pieces, about, the parse that decides what to prune reads,
+/// spread over the text (all of a small one): half as many made the
+/// tic-tac-toe books' guesses noisy (the analysis book 1.1 KB larger).
+const PRUNE_PIECES: usize = 128;
+
 /// The dictionary's pairs as stored: a pair that few other pairs use (at
 /// most [`MAX_INLINED_USES`]) and the text never has no entry of its own,
 /// and the pairs using it are stored as the codes of its parts instead
@@ -774,6 +801,8 @@ const MAX_INLINED_USES: u32 = 3;
 /// KB a Towers of Hanoi text, 0.7 to 1.2 KB a tic-tac-toe KF8 text).
 /// Readers decode an entry's codes one after another, as many as it holds.
 struct Entries {
+    /// Each phrase's codes in the text.
+    text: Vec<u32>,
     /// Each phrase's codes: in the text, and in the entries.
     uses: Vec<u32>,
     /// The codes each pair with an entry is stored as.
@@ -819,7 +848,7 @@ impl Entries {
             spelt[p] = codes;
         }
         // The entries: the text's pairs, and every pair an entry codes.
-        let mut uses = text;
+        let mut uses = text.clone();
         let mut entry = vec![false; n];
         let mut todo: Vec<usize> = (raw..n).filter(|&p| uses[p] > 0).collect();
         while let Some(p) = todo.pop() {
@@ -838,7 +867,7 @@ impl Entries {
                 *codes = Vec::new();
             }
         }
-        Entries { uses, spelt }
+        Entries { text, uses, spelt }
     }
 
     /// The codes pair `p` is stored as.
@@ -1127,20 +1156,44 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
     }
     let grammar = Grammar::learn(&tokens);
     let trie = Trie::new(&grammar);
-    // Each phrase's code length guessed from the sample as the pairs left
-    // it (every raw phrase with one, so that every piece can be spelt),
-    // then the cheapest parse under those lengths. A parse of the whole
-    // text by the longest match first guessed no better (0.6 KB the
-    // analysis book, nothing the others) for 4 to 6 ms a big text.
-    let mut guess = uses(&grammar.sample, &grammar);
+    let mut bits = guessed(&grammar, limits.min_longest);
+    // Then the pairs that do not pay for their entries left out, by a
+    // parse of part of the text; twice in a small text, whose second
+    // parse finds what the first left to prune (0.1 to 0.3 KB, a few ms),
+    // once in a large one (another round saves 0.1 to 0.2 KB of 250 KB).
+    let small = is_small(tokens.ends.len());
+    let step = (tokens.ends.len() / PRUNE_PIECES).max(1);
+    for _ in 0..if small { 2 } else { 1 } {
+        bits = pruned(&tokens, &trie, &grammar, &bits, step, limits.min_longest);
+    }
+    coded(&tokens, &grammar, &trie, &bits, limits.min_longest)
+}
+
+/// Each phrase's code length guessed from the sample as the pairs left it
+/// (every raw phrase with one, so that every piece can be spelt), for the
+/// first cheapest parse. A parse of the whole text by the longest match
+/// first guessed no better (0.6 KB the analysis book, nothing the others)
+/// for 4 to 6 ms a big text.
+fn guessed(grammar: &Grammar, min_longest: u8) -> Vec<Option<u8>> {
+    let mut guess = uses(&grammar.sample, grammar);
     for n in &mut guess[..grammar.raw as usize] {
         *n = (*n).max(1);
     }
-    let bits = bits_of(&guess, limits.min_longest);
-    drop(guess);
-    let parsed = parse_cheapest(&tokens, &trie, &bits);
+    bits_of(&guess, min_longest)
+}
+
+/// The text parsed the cheapest way under `bits`, its entries, and the
+/// code made for what they use: the records and the tables.
+fn coded(
+    tokens: &Tokens,
+    grammar: &Grammar,
+    trie: &Trie,
+    bits: &[Option<u8>],
+    min_longest: u8,
+) -> Compressed {
+    let parsed = parse_cheapest(tokens, trie, bits, 1);
     let raw = tokens.phrases.len();
-    let entries = Entries::new(&grammar, &parsed);
+    let entries = Entries::new(grammar, &parsed);
     let uses = &entries.uses;
     let kept: Vec<usize> = (0..uses.len()).filter(|&p| uses[p] > 0).collect();
     let mut index = vec![u32::MAX; uses.len()];
@@ -1148,7 +1201,7 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
         index[p] = i as u32;
     }
     let counts: Vec<u32> = kept.iter().map(|&p| uses[p]).collect();
-    let code = Code::new(&lengths(&counts, limits.min_longest));
+    let code = Code::new(&lengths(&counts, min_longest));
     let code_of = |p: u32| code.codes[index[p as usize] as usize];
     let records = parsed
         .iter()
@@ -1177,6 +1230,53 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
     let mut tables = vec![code.huff()];
     tables.extend(cdic_records(&stored));
     Compressed { tables, records }
+}
+
+/// Code lengths for the next parse, with the pairs that do not pay for
+/// their entries left out (`None`), after a parse of every `step`-th
+/// piece under `bits`. Each pair the text uses, and at most
+/// [`MAX_INLINED_USES`] entries, saves where it is used the difference
+/// between its parts' codes and its own, and costs its entry: its codes
+/// and [`ENTRY_BITS`]; a pair that saves less is spelt by its parts, or
+/// by other phrases the next parse finds, and the entries that used it
+/// take in its parts ([`Entries`]). A pair this parse did not use is left
+/// out too; every raw phrase keeps a length, so every piece can be spelt.
+/// (Re-Pair's pruning, by the lengths a code gives: 2.5 to 3.7 KB less a
+/// tic-tac-toe book, 1.1 to 1.3 KB a Towers of Hanoi one.)
+fn pruned(
+    tokens: &Tokens,
+    trie: &Trie,
+    grammar: &Grammar,
+    bits: &[Option<u8>],
+    step: usize,
+    min_longest: u8,
+) -> Vec<Option<u8>> {
+    let raw = tokens.phrases.len();
+    let parsed = parse_cheapest(tokens, trie, bits, step);
+    let entries = Entries::new(grammar, &parsed);
+    let real = bits_of(&entries.uses, min_longest);
+    let longest = real.iter().flatten().copied().max().unwrap_or(1);
+    let len = |p: u32| u64::from(real[p as usize].unwrap_or(longest));
+    // The parse read one piece in `step`: the text uses each pair about
+    // that many times as often.
+    let (pieces, read) = (tokens.ends.len() as u64, parsed.len().max(1) as u64);
+    let mut next = real.clone();
+    for (p, b) in next.iter_mut().enumerate().take(raw) {
+        b.get_or_insert(longest.max(bits[p].unwrap_or(longest)));
+    }
+    for (p, b) in next.iter_mut().enumerate().skip(raw) {
+        let (used, inside) = (entries.text[p], entries.uses[p] - entries.text[p]);
+        if used == 0 || inside > MAX_INLINED_USES {
+            continue;
+        }
+        let spelt: u64 = entries.spelling(p as u32).iter().map(|&c| len(c)).sum();
+        let saved = (u64::from(used) * pieces / read + u64::from(inside))
+            * spelt.saturating_sub(len(p as u32));
+        if saved < ENTRY_BITS + spelt {
+            *b = None;
+        }
+    }
+    next
 }
 
 /// A reader of HUFF/CDIC records, as KindleUnpack, calibre and libmobi
@@ -1384,7 +1484,7 @@ mod tests {
         longest: &[Vec<u32>],
     ) {
         let bits = bits_of(&uses(longest, grammar), 16);
-        let cheapest = parse_cheapest(tokens, trie, &bits);
+        let cheapest = parse_cheapest(tokens, trie, &bits, 1);
         let cost = |parsed: &[Vec<u32>]| -> u64 {
             parsed
                 .iter()
@@ -1404,6 +1504,39 @@ mod tests {
         };
         assert_eq!(raw(&cheapest), raw(longest));
         assert!(cost(&cheapest) < cost(longest));
+    }
+
+    /// Pruning leaves out pairs the parse used that do not pay for their
+    /// entries, and the text it codes, dictionary and all, is smaller and
+    /// reads back whole.
+    #[test]
+    fn pairs_that_do_not_pay_for_their_entries_are_pruned() {
+        let text = links();
+        let pieces: Vec<&[u8]> = text.chunks(4096).collect();
+        let tokens = Tokens::cut(&pieces, 127);
+        let grammar = Grammar::learn(&tokens);
+        let trie = Trie::new(&grammar);
+        let guess = guessed(&grammar, 16);
+        let used = uses(&parse_cheapest(&tokens, &trie, &guess, 1), &grammar);
+        let pruned = pruned(&tokens, &trie, &grammar, &guess, 1, 16);
+        let left_out = (grammar.raw as usize..used.len())
+            .filter(|&p| used[p] > 0 && pruned[p].is_none())
+            .count();
+        assert!(left_out > 0);
+        assert!((0..grammar.raw as usize).all(|p| pruned[p].is_some()));
+        let before = coded(&tokens, &grammar, &trie, &guess, 16);
+        let after = coded(&tokens, &grammar, &trie, &pruned, 16);
+        assert!(
+            after.len() < before.len(),
+            "{} vs {}",
+            after.len(),
+            before.len()
+        );
+        let tables: Vec<&[u8]> = after.tables.iter().map(Vec::as_slice).collect();
+        let reader = Reader::new(&tables).expect("tables read back");
+        for (piece, rec) in pieces.iter().zip(&after.records) {
+            assert_eq!(reader.decode(rec).as_deref(), Some(*piece));
+        }
     }
 
     fn round_trip(pieces: &[&[u8]]) -> Compressed {

@@ -76,7 +76,27 @@ fn write_gif(path: &Path, width: u32, height: u32, pixels: &[u8]) -> anyhow::Res
         };
         enc.write_frame(&frame)?;
     }
-    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    std::fs::write(path, without_control(bytes))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The graphic control extension after the two-colour palette, where it
+/// says nothing (no transparent colour, no delay: a still picture without
+/// it is drawn the same), left out: 8 bytes an image, which every MOBI
+/// carries (the `gif` crate writes it for every frame).
+fn without_control(mut gif: Vec<u8>) -> Vec<u8> {
+    // Header 6, screen descriptor 7, palette 2 x 3.
+    const AT: usize = 6 + 7 + 6;
+    let silent = [0x21, 0xf9, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00];
+    let says_nothing = gif.get(AT..AT + 8).is_some_and(|gce| {
+        // The disposal method (bits 2-4 of the flags) means nothing for
+        // one frame; any other bit, the delay or the colour would.
+        gce[..3] == silent[..3] && gce[3] & !0x1c == 0 && gce[4..] == silent[4..]
+    });
+    if says_nothing {
+        gif.drain(AT..AT + 8);
+    }
+    gif
 }
 
 /// What an analysis square says: "WIN 2", "DRAW" or "LOSS 1".
@@ -379,4 +399,38 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
         write_gif(&dir.join(format!("{name}-thumb.gif")), 240, height, &thumb)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A picture written without its control extension reads back the
+    /// same, 8 bytes shorter, and no extension is left in it.
+    #[test]
+    fn a_gif_without_its_control_extension_reads_back_the_same() {
+        let (width, height) = (16u32, 8u32);
+        let pixels: Vec<u8> = (0..width * height).map(|i| u8::from(i % 3 == 0)).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.gif");
+        write_gif(&path, width, height, &pixels).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(!bytes.windows(2).any(|w| w == [0x21, 0xf9]));
+        let mut decoder = gif::DecodeOptions::new();
+        decoder.set_color_output(gif::ColorOutput::Indexed);
+        let mut decoder = decoder.read_info(bytes.as_slice()).unwrap();
+        let frame = decoder.read_next_frame().unwrap().unwrap();
+        assert_eq!(frame.buffer.as_ref(), pixels.as_slice());
+        let mut with = Vec::new();
+        let mut enc = gif::Encoder::new(&mut with, 16, 8, &[0xff, 0xff, 0xff, 0, 0, 0]).unwrap();
+        enc.write_frame(&gif::Frame {
+            width: 16,
+            height: 8,
+            buffer: std::borrow::Cow::Borrowed(&pixels),
+            ..Default::default()
+        })
+        .unwrap();
+        drop(enc);
+        assert_eq!(bytes.len() + 8, with.len());
+    }
 }
