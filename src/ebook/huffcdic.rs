@@ -452,9 +452,9 @@ fn pair(a: u32, b: u32) -> u64 {
 /// Phrases made of two phrases, as Re-Pair makes them: in rounds, every
 /// pair of adjacent phrases seen at least [`SHARE`] (in a small text,
 /// [`SHARE_SMALL`]) as often as the most frequent one becomes a phrase,
-/// replacing it left to right, until no pair is frequent enough. A dictionary entry is then either a run of
-/// bytes (a raw phrase, below `raw`) or the codes of its pair, which the
-/// readers decode in turn.
+/// replacing it left to right, until no pair is frequent enough. A
+/// dictionary entry is then either a run of bytes (a raw phrase, below
+/// `raw`) or the codes of its pair, which the readers decode in turn.
 struct Grammar {
     /// How many raw phrases there are: pair `i` is phrase `raw + i`.
     raw: u32,
@@ -813,27 +813,16 @@ impl Entries {
     fn new(grammar: &Grammar, parsed: &[Vec<u32>]) -> Entries {
         let raw = grammar.raw as usize;
         let n = raw + grammar.pairs.len();
-        let mut text = vec![0u32; n];
-        for &p in parsed.iter().flatten() {
-            text[p as usize] += 1;
-        }
-        // How many kept pairs use each phrase as a part; a pair is kept
-        // when the text or a kept pair uses it.
-        let mut parts = vec![0u32; n];
-        for (i, pair) in grammar.pairs.iter().enumerate().rev() {
-            if text[raw + i] + parts[raw + i] > 0 {
-                for &p in pair {
-                    parts[p as usize] += 1;
-                }
-            }
-        }
-        let inlined = |p: usize| p >= raw && text[p] == 0 && parts[p] <= MAX_INLINED_USES;
+        let text = text_uses(parsed, n);
+        // Each phrase's uses in the text and as a part of the kept pairs.
+        let all = with_parts(text.clone(), grammar);
+        let inlined = |p: usize| p >= raw && text[p] == 0 && all[p] <= MAX_INLINED_USES;
         // Each kept pair's codes, its parts first (a pair is made after
         // its parts); a part too long to take in is coded instead.
         let mut spelt: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (i, pair) in grammar.pairs.iter().enumerate() {
             let p = raw + i;
-            if text[p] + parts[p] == 0 {
+            if all[p] == 0 {
                 continue;
             }
             let mut codes = Vec::new();
@@ -879,11 +868,25 @@ impl Entries {
 /// How often each phrase is coded: in the text, and once in each pair
 /// the dictionary keeps (a pair no piece reaches is left out, 0).
 fn uses(parsed: &[Vec<u32>], grammar: &Grammar) -> Vec<u32> {
-    let raw = grammar.raw as usize;
-    let mut uses = vec![0u32; raw + grammar.pairs.len()];
+    with_parts(
+        text_uses(parsed, grammar.raw as usize + grammar.pairs.len()),
+        grammar,
+    )
+}
+
+/// How often the text codes each of `n` phrases.
+fn text_uses(parsed: &[Vec<u32>], n: usize) -> Vec<u32> {
+    let mut uses = vec![0u32; n];
     for &p in parsed.iter().flatten() {
         uses[p as usize] += 1;
     }
+    uses
+}
+
+/// `uses` in the text, and once more for each pair that a kept pair (one
+/// the text or a kept pair uses) is made of.
+fn with_parts(mut uses: Vec<u32>, grammar: &Grammar) -> Vec<u32> {
+    let raw = grammar.raw as usize;
     for (i, pair) in grammar.pairs.iter().enumerate().rev() {
         if uses[raw + i] > 0 {
             for &p in pair {
