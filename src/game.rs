@@ -158,6 +158,33 @@ pub enum MapStyle {
     Graph,
 }
 
+/// A picture under the whole board, for the books that show each picture
+/// at its own size, each a record of its own (a MOBI's MOBI 6 part): the
+/// bottom row is drawn with the images of the rows above it, and this one
+/// picture under it, instead of a copy of each image with its share of
+/// the picture drawn in (the Towers of Hanoi's base: five pictures fewer
+/// in a book of four discs, about 1 KB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnderBoard {
+    /// The picture, as wide as the board: an index into [`Game::IMAGES`]
+    /// that no cell shows.
+    pub image: usize,
+    /// Each image only the bottom row shows, and the image drawn in its
+    /// place above the picture (indices into [`Game::IMAGES`]); every
+    /// other image is drawn as it is.
+    pub plain: &'static [(usize, usize)],
+}
+
+impl UnderBoard {
+    /// Image `i` as the rows over the picture draw it.
+    pub fn above(&self, i: usize) -> usize {
+        self.plain
+            .iter()
+            .find(|(b, _)| *b == i)
+            .map_or(i, |(_, plain)| *plain)
+    }
+}
+
 /// A game whose every reachable position is a page: a two-player game or
 /// a one-player puzzle on a grid of cells, each move made by selecting
 /// one cell.
@@ -190,6 +217,9 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// link (the Towers of Hanoi's pegs): a web page then makes the
     /// whole column one place to tap, the link still one.
     const COLUMN_MOVES: bool = false;
+    /// The picture its bottom row stands on, where pictures are shown at
+    /// their own size ([`UnderBoard`]); `None`: each cell as it is.
+    const UNDER_BOARD: Option<UnderBoard> = None;
 
     /// The position before the first move.
     fn start(rules: Self::Rules) -> Self;

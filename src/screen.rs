@@ -16,7 +16,7 @@ use std::hash::BuildHasher as _;
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
-use crate::game::{Game, Note, Texts};
+use crate::game::{Game, Note, Texts, UnderBoard};
 use crate::output::OutFile;
 
 /// The one function that names a page: a position's key in lower-case
@@ -270,6 +270,11 @@ pub struct Edition {
     ///
     /// [`Game::COLUMN_MOVES`]: crate::game::Game::COLUMN_MOVES
     pub column_moves: bool,
+    /// The picture its bottom row stands on in a book of pictures at
+    /// their own size ([`Game::UNDER_BOARD`]).
+    ///
+    /// [`Game::UNDER_BOARD`]: crate::game::Game::UNDER_BOARD
+    pub under: Option<UnderBoard>,
     /// Whether it is made for paper alone: no web pages, and a PDF as its
     /// only book (the gamebook).
     pub print_only: bool,
@@ -420,6 +425,7 @@ impl Edition {
             files: Vec::new(),
             aspect: self.aspect,
             column_moves: self.column_moves,
+            under: self.under,
             print_only: self.print_only,
             used: OnceLock::new(),
         })

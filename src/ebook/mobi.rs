@@ -27,12 +27,13 @@ pub use container::{Metadata, container};
 pub use text::markup;
 
 use super::{AUTHOR, Book, THUMB, kf8};
+use crate::assets::Assets;
 use crate::screen::Edition;
 
 /// The book as a combined MOBI 6 and KF8 file, with its images
-/// ([`super::images`]) and the cover's thumbnail (a PNG), in record order.
+/// ([`pictures`]) and the cover's thumbnail (a PNG), in record order.
 pub fn write(book: &Book) -> Vec<u8> {
-    let mut images = super::images(book.edition, book.assets);
+    let mut images = pictures(book.edition, book.assets);
     // The thumbnail a Kindle installs as the book's tile (EXTH 202) is a
     // PNG, as kindling's file check wants it (a JPEG or a PNG): the
     // GIF's own pixels, drawn by resvg from the cover's SVG.
@@ -65,6 +66,26 @@ pub fn write(book: &Book) -> Vec<u8> {
         shared: Some(names.len() as u32 + 1), // and the RESC record
     };
     container(mobi6, &bytes, &meta, Some((&part, kf8_text)))
+}
+
+/// The pictures the MOBI 6 part shows, then the cover ([`super::images`]),
+/// in record order: with a picture under the board
+/// ([`Edition::under`]), the bottom row's images as the rows above draw
+/// them, and that picture.
+pub fn pictures<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'a [u8])> {
+    let Some(under) = book.under else {
+        return super::images(book, assets);
+    };
+    let mut shown = vec![false; book.images.len()];
+    for name in book.used_images() {
+        let i = book.images.iter().position(|n| n == name);
+        shown[under.above(i.expect("one of the game's images"))] = true;
+    }
+    shown[under.image] = true;
+    let names = book.images.iter().zip(shown).filter(|(_, s)| *s);
+    (names.map(|(n, _)| *n).chain([book.cover]))
+        .map(|n| (n, assets.get(&format!("{n}.gif"))))
+        .collect()
 }
 
 /// A book of at least this many links to a screen, in tenths, starts

@@ -283,6 +283,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
         files: vec![OutFile::new(JSON, positions_json(solver))],
         aspect: solver.graph().root().aspect(),
         column_moves: G::COLUMN_MOVES,
+        under: G::UNDER_BOARD,
         print_only: false,
         used: Default::default(),
     }

@@ -310,6 +310,7 @@ does.",
         files: Vec::new(),
         aspect: solver.graph().root().aspect(),
         column_moves: G::COLUMN_MOVES,
+        under: G::UNDER_BOARD,
         print_only: true,
         used: Default::default(),
     }

@@ -62,6 +62,7 @@ pub fn edition<G: Game>(
         files: Vec::new(),
         aspect: start.aspect(),
         column_moves: G::COLUMN_MOVES,
+        under: G::UNDER_BOARD,
         print_only: false,
         used: Default::default(),
     }

@@ -328,6 +328,7 @@ only links. Easy games can be won; a perfect computer never loses.",
         files: Vec::new(),
         aspect: solver.graph().root().aspect(),
         column_moves: G::COLUMN_MOVES,
+        under: G::UNDER_BOARD,
         print_only: false,
         used: Default::default(),
     }

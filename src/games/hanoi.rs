@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::game::{Face, Game, MapStyle, Note, Outcome, Side, Texts};
+use crate::game::{Face, Game, MapStyle, Note, Outcome, Side, Texts, UnderBoard};
 
 /// The fewest discs `--hanoi-discs` takes.
 pub const MIN_DISCS: u8 = 3;
@@ -270,10 +270,12 @@ impl Game for Hanoi {
     /// bottom level (on the base) bare and with disc 1 to 7. The air is
     /// 100 by 34, a level 100 by 23 and the bottom level 100 by 33, so the
     /// board is drawn as the puzzle is: flat discs stacked on pegs that
-    /// stand on a base.
+    /// stand on a base. Last, the base alone, 300 by 10, which no cell
+    /// shows ([`Hanoi::UNDER_BOARD`]).
     const IMAGES: &'static [&'static str] = &[
         "ha", "hp", "hd1", "hd2", "hd3", "hd4", "hd5", "hd6", "hd7", "hl1", "hl2", "hl3", "hl4",
         "hl5", "hl6", "hl7", "hab", "hpb", "hd1b", "hd2b", "hd3b", "hd4b", "hd5b", "hd6b", "hd7b",
+        "hbase",
     ];
     const COVER: &'static str = "towers-cover";
     const KEYS: u32 = 4 * 2187;
@@ -296,6 +298,23 @@ is solved in the fewest moves, 2^N - 1 for N discs.",
     };
     const MAP: Option<MapStyle> = Some(MapStyle::Graph);
     const COLUMN_MOVES: bool = true;
+    /// Where each picture is a record of its own (a MOBI 6 part), the
+    /// bottom level is a plain level over the base drawn once, the
+    /// board's width: the bottom level's own pictures, the base drawn in,
+    /// are a second copy of each level's.
+    const UNDER_BOARD: Option<UnderBoard> = Some(UnderBoard {
+        image: 25,
+        plain: &[
+            (17, 1),
+            (18, 2),
+            (19, 3),
+            (20, 4),
+            (21, 5),
+            (22, 6),
+            (23, 7),
+            (24, 8),
+        ],
+    });
 
     fn start(rules: Rules) -> Hanoi {
         Hanoi::start(rules)
@@ -631,6 +650,29 @@ mod tests {
             "Disc 1 lifted from the left peg; left peg: disc 3; middle peg: empty; \
 right peg: disc 2 - The Towers of Hanoi"
         );
+    }
+
+    /// The picture under the board is the base alone, which no cell
+    /// shows; each bottom level with the base drawn in stands for its
+    /// plain level, and every bottom level has one.
+    #[test]
+    fn the_base_under_the_board_stands_for_the_bottom_levels_base() {
+        let under = Hanoi::UNDER_BOARD.unwrap();
+        assert_eq!(Hanoi::IMAGES[under.image], "hbase");
+        for p in StateGraph::<Hanoi>::with_rules(Rules { discs: 4 }).boards() {
+            let (rows, columns) = p.grid();
+            for i in 0..rows * columns {
+                let image = p.face(i).image;
+                assert_ne!(image, under.image);
+                let name = Hanoi::IMAGES[image];
+                let plain = Hanoi::IMAGES[under.above(image)];
+                if i >= (rows - 1) * columns {
+                    assert_eq!(name, format!("{plain}b"), "{p:?} cell {i}");
+                } else {
+                    assert_eq!(name, plain, "{p:?} cell {i}");
+                }
+            }
+        }
     }
 
     /// The home page and the books speak of the puzzle in its own words:

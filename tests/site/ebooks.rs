@@ -51,10 +51,27 @@ fn cells(name: &str) -> usize {
     edition(name).screens[0].cells.len()
 }
 
-/// A book's images in record order: the ones its screens use, the cover.
+/// Pictures on each screen of the MOBI 6 part of the book named `name`:
+/// its cells, and the picture under the board if the game has one.
+fn pictures(name: &str) -> usize {
+    cells(name) + usize::from(edition(name).under.is_some())
+}
+
+/// A MOBI's images in record order: the ones its MOBI 6 part shows (its
+/// screens', but where a picture stands under the board, the bottom row's
+/// drawn plain, and that picture), then the cover.
 fn images(name: &str) -> Vec<&'static str> {
-    let mut v = edition(name).used_images().to_vec();
-    v.push(edition(name).cover);
+    let e = edition(name);
+    let at = |n: &&str| e.images.iter().position(|m| m == n).unwrap();
+    let mut shown: Vec<usize> = e.used_images().iter().map(at).collect();
+    if let Some(under) = e.under {
+        shown = shown.iter().map(|&i| under.above(i)).collect();
+        shown.push(under.image);
+        shown.sort_unstable();
+        shown.dedup();
+    }
+    let mut v: Vec<&str> = shown.into_iter().map(|i| e.images[i]).collect();
+    v.push(e.cover);
     v
 }
 
@@ -533,11 +550,13 @@ fn calibre_converts_the_vs_computer_mobi() {
 /// reachable and the images decode; the KF8 part holds every board and
 /// square, each link lands on its board, and it passes epubcheck.
 pub fn kindleunpack_reads(mobi: &Path, boards: usize) {
-    kindleunpack_reads_cells(mobi, boards, 9);
+    kindleunpack_reads_cells(mobi, boards, 9, 9);
 }
 
-/// [`kindleunpack_reads`] for a book of `cells` cells a screen.
-pub fn kindleunpack_reads_cells(mobi: &Path, boards: usize, cells: usize) {
+/// [`kindleunpack_reads`] for a book of `cells` cells a screen, and in the
+/// MOBI 6 part `pictures` pictures a screen (the cells, and a picture under
+/// the board if the game has one).
+pub fn kindleunpack_reads_cells(mobi: &Path, boards: usize, cells: usize, pictures: usize) {
     if !have(
         "KindleUnpack (python3 -m pip install mobi pillow)",
         python_has("mobi") && python_has("PIL"),
@@ -555,6 +574,7 @@ pub fn kindleunpack_reads_cells(mobi: &Path, boards: usize, cells: usize) {
             &boards.to_string(),
             &cells.to_string(),
             kf8.to_str().unwrap(),
+            &pictures.to_string(),
         ],
     );
     let t = text(&o);
@@ -588,6 +608,7 @@ fn kindleunpack_reads_the_hanoi_mobis() {
             &book(&format!("{name}.mobi")),
             book_screens(name),
             cells(name),
+            pictures(name),
         );
     }
 }
@@ -659,7 +680,7 @@ fn mobitool_reads_every_mobi_without_a_warning() {
             );
         }
         let images = text.matches("<img src=\"resource").count();
-        assert_eq!(images, cells * boards, "{name}: every cell's image");
+        assert_eq!(images, pictures(name) * boards, "{name}: every picture");
         mobitool_reads_kf8(name, boards, cells);
     }
 }

@@ -262,6 +262,46 @@ fn the_hanoi_books_hold_every_position() {
     }
 }
 
+/// The MOBI 6 part, whose pictures are shown at their own size, each a
+/// record of its own, draws each board's bottom level with the plain
+/// level pictures and the base once under the board, the board's width:
+/// no picture of a level with the base drawn in is in the book.
+#[test]
+fn the_hanoi_mobi_boards_stand_on_one_base() {
+    let (positions, play, analysed) = editions(3);
+    let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
+    let plain: Vec<&[u8]> = ["hp", "hd1", "hd2", "hd3"]
+        .iter()
+        .map(|n| assets.get(&format!("{n}.gif")))
+        .collect();
+    for edition in [&play, &analysed] {
+        let file = mobi::write(&Book::new(edition, &assets));
+        let records = mobi::read::records(&file);
+        let first = mobi::read::u32_at(records[0], 0x6c) as usize;
+        let image = |tag: &str| records[first + tag.parse::<usize>().unwrap() - 1];
+        let text = String::from_utf8(mobi::read::text(&file)).unwrap();
+        let screens: Vec<&str> = text.split("<mbp:pagebreak/>").skip(1).collect();
+        assert_eq!(screens.len(), positions.len());
+        for screen in screens {
+            let tags: Vec<&str> = (screen.split("<img recindex=").skip(1))
+                .map(|t| &t[..t.find('>').unwrap()])
+                .collect();
+            // The air and three levels, three pegs each, then the base.
+            assert_eq!(tags.len(), 4 * 3 + 1, "{screen}");
+            assert_eq!(image(tags[12]), assets.get("hbase.gif"), "{screen}");
+            let base = format!("<br><img recindex={}><br>", tags[12]);
+            assert!(screen.contains(&base), "{screen}");
+            for tag in &tags[9..12] {
+                assert!(plain.contains(&image(tag)), "{screen}");
+            }
+        }
+        for name in ["hpb", "hd1b", "hd2b", "hd3b"] {
+            let gif = assets.get(&format!("{name}.gif"));
+            assert!(!records.contains(&gif), "{}: {name}", edition.slug);
+        }
+    }
+}
+
 /// The books' sizes at every number of discs, against the default budgets
 /// (shown with `--nocapture`).
 #[test]

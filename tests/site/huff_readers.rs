@@ -351,7 +351,7 @@ fn every_reader_decodes_every_mobi_whole() {
         let games = vs_computer::games(&settings, &solver);
         for edition in site::editions(&solver, &games, &site::hanoi_solver(4)) {
             let book = edition.for_books();
-            let mut names: Vec<&str> = ebook::images(&book, &assets)
+            let mut names: Vec<&str> = mobi::pictures(&book, &assets)
                 .iter()
                 .map(|(n, _)| *n)
                 .collect();

@@ -101,24 +101,15 @@ fn copy_sources(out: &Path, stem: &str) -> (tempfile::TempDir, [PathBuf; 2]) {
     (tmp, sources)
 }
 
-/// The most our book of `stem` may be of kindlegen's book of the same
-/// EPUB: half, but for the Towers of Hanoi's analysis, still just above
-/// it. There the records every book has (two HUFF tables of 2,584 bytes,
-/// the cover, four KF8 indexes, two record 0s) are a third of a 40 KB
-/// book, and the squares' labels, which a screen reader speaks, and the
-/// move counts, said in the labels and under the board, a tenth.
-fn most_of_kindlegens(stem: &str) -> f64 {
-    match stem {
-        "towers-hanoi-analysis" => 0.51,
-        _ => 0.5,
-    }
-}
+/// The most a default book of ours may be of kindlegen's book of the
+/// same EPUB: half, both parts whole.
+const MOST_OF_KINDLEGENS: f64 = 0.5;
 
 /// The default book `stem`: kindlegen compiles its EPUB (`-c2`, as ours)
 /// and its Kindle source clean; its book of the EPUB keeps our stylesheet
 /// and start, and unpacks to an EPUB that epubcheck passes; both parts'
 /// record 0 is ours, field by field, but for what the test names; and ours
-/// is at most [`most_of_kindlegens`] its size.
+/// is at most [`MOST_OF_KINDLEGENS`] its size.
 fn default_book(stem: &str) {
     let Some(kg) = kindlegen() else { return };
     let (_tmp, [epub, opf]) = copy_sources(built(), stem);
@@ -135,7 +126,7 @@ fn default_book(stem: &str) {
         theirs.len()
     );
     assert!(
-        share <= most_of_kindlegens(stem),
+        share <= MOST_OF_KINDLEGENS,
         "{stem}: {share:.3} of kindlegen's"
     );
 }

@@ -1,12 +1,13 @@
 """Reads a MOBI book with KindleUnpack (the `mobi` package) as a reader would.
 
-Usage: check_mobi.py BOOK.mobi BOARDS [CELLS]
+Usage: check_mobi.py BOOK.mobi BOARDS [CELLS [KF8_COPY [PICTURES]]]
 
 Checks that KindleUnpack unpacks the book, that the KF8 part's squares are
 SVG flows, that every filepos link lands
 exactly on the start of a board (or the opening page), that every board can
 be reached from the opening page, and that the images decode: CELLS of them
-a board (9 unless given). Prints one
+a board (9 unless given) in the KF8 part, PICTURES in the MOBI 6 part (CELLS
+unless given; one more where a picture stands under the board). Prints one
 summary line; exits non-zero with the reason on failure.
 """
 import os
@@ -64,6 +65,7 @@ def main():
     path, boards = sys.argv[1], int(sys.argv[2])
     cells = int(sys.argv[3]) if len(sys.argv) > 3 else 9
     kf8_copy = sys.argv[4] if len(sys.argv) > 4 else None
+    pictures = int(sys.argv[5]) if len(sys.argv) > 5 else cells
     tempdir, kf8_epub = mobi.extract(path)
     try:
         # A combined file: KindleUnpack returns the EPUB of the KF8 part, and
@@ -131,8 +133,8 @@ def main():
         if len(names) < 6:
             fail("only %d images" % len(names))
         # Every square's image tag was resolved to an image file.
-        if len(srcs) != cells * boards:
-            fail("%d resolved square images, expected %d" % (len(srcs), cells * boards))
+        if len(srcs) != pictures * boards:
+            fail("%d resolved square images, expected %d" % (len(srcs), pictures * boards))
         missing = set(srcs) - set(names)
         if missing:
             fail("images not unpacked: %s" % sorted(missing))

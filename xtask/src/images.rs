@@ -264,6 +264,17 @@ fn tower_svg(t: Tower) -> String {
     svg + "</svg>\n"
 }
 
+/// The base alone, the width of a board of three pegs: what each bottom
+/// level draws under its level, drawn once under the board where
+/// pictures are shown at their own size (`UnderBoard`).
+fn base_svg() -> String {
+    let h = hanoi::BOTTOM - hanoi::LEVEL;
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" height=\"{h}\" viewBox=\"0 0 300 {h}\">\
+<rect x=\"0\" y=\"0\" width=\"300\" height=\"{h}\" fill=\"#5d4037\"/></svg>\n"
+    )
+}
+
 /// A cover: `columns` of cells side by side, each column stacked from
 /// the top, each cell `(its SVG, its height in units of its width of
 /// 100)`, every column `side` pixels wide; the whole centred on a page
@@ -361,6 +372,9 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
     for (name, t) in towers() {
         pictures.push((name, tower_svg(t)));
     }
+    let base = <hanoi::Hanoi as Game>::UNDER_BOARD.expect("the base under the board");
+    let base = <hanoi::Hanoi as Game>::IMAGES[base.image];
+    pictures.push((base.to_string(), base_svg()));
     for (name, svg) in &pictures {
         let path = dir.join(format!("{name}.svg"));
         std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
@@ -371,9 +385,11 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
         marks.push((name.to_string(), svg));
     }
     for (name, svg) in pictures.iter().chain(&marks) {
-        // As wide as a square, as high as the picture's own proportions.
-        let (height, pixels) = rasterize(svg, SIDE, &options)?;
-        write_gif(&dir.join(format!("{name}.gif")), SIDE, height, &pixels)?;
+        // As wide as a square (the base, as a board of three), as high
+        // as the picture's own proportions.
+        let width = if name == base { 3 * SIDE } else { SIDE };
+        let (height, pixels) = rasterize(svg, width, &options)?;
+        write_gif(&dir.join(format!("{name}.gif")), width, height, &pixels)?;
     }
     let svg_of = |name: &str| {
         pictures
@@ -423,5 +439,34 @@ mod tests {
         let mut decoder = decoder.read_info(bytes.as_slice()).unwrap();
         let frame = decoder.read_next_frame().unwrap().unwrap();
         assert_eq!(frame.buffer.as_ref(), pixels.as_slice());
+    }
+
+    /// A plain level over its share of the base drawn once under the
+    /// board is the bottom level's picture, its rows the same height, but
+    /// for a pixel or two of a disc's rounded corner (each picture is
+    /// scaled to whole pixels on its own): what the MOBI 6 part shows is
+    /// what the other books show.
+    #[test]
+    fn a_level_over_the_base_is_the_bottom_level() {
+        let options = svg_options(
+            std::fs::read(crate::flags::repo_root().join("static/DejaVuSans.ttf")).unwrap(),
+        );
+        let (base_height, base) = rasterize(&base_svg(), 3 * SIDE, &options).unwrap();
+        for disc in [None, Some(1), Some(4), Some(7)] {
+            let level = |bottom| {
+                rasterize(&tower_svg(Tower::Level { disc, bottom }), SIDE, &options).unwrap()
+            };
+            let ((h, plain), (bottom_height, bottom)) = (level(false), level(true));
+            assert_eq!(h + base_height, bottom_height);
+            let side = SIDE as usize;
+            for column in 0..3 {
+                let mut stacked = plain.clone();
+                for row in base.chunks(3 * side) {
+                    stacked.extend_from_slice(&row[column * side..(column + 1) * side]);
+                }
+                let differ = stacked.iter().zip(&bottom).filter(|(a, b)| a != b).count();
+                assert!(differ <= 2, "{disc:?}: {differ} pixels");
+            }
+        }
     }
 }

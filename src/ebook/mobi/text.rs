@@ -1,6 +1,7 @@
 //! The MOBI 6 part's text: the Mobipocket HTML stream, every screen a
 //! page with `filepos` links to the `<` of its target's first element,
-//! and `recindex` images at their own size.
+//! and `recindex` images at their own size (and a picture under the
+//! board, if the game has one: [`crate::game::UnderBoard`]).
 
 use rustc_hash::FxHashMap;
 
@@ -153,14 +154,19 @@ pub(super) fn layout(book: &Edition, images: &[&str], digits: usize) -> (Text, u
     // shows the image at its own size (160 pixels: a row of three fits its
     // 600-pixel screen), as MOBI 6 readers ignore CSS. Readers built on a
     // browser read the KF8 part, where CSS fits a row to the screen.
-    let recindex: Vec<Option<String>> = book
-        .images
-        .iter()
-        .map(|name| {
-            let i = images.iter().position(|n| n == name)?;
-            Some(format!("<img recindex={}>", i + 1))
+    // With a picture under the board, the bottom row's images are the
+    // plain ones the rows above show.
+    let shown = |i: usize| book.under.map_or(i, |u| u.above(i));
+    let recindex: Vec<Option<String>> = (0..book.images.len())
+        .map(|i| {
+            let at = images.iter().position(|n| *n == book.images[shown(i)])?;
+            Some(format!("<img recindex={}>", at + 1))
         })
         .collect();
+    let under = book.under.map(|u| {
+        let tag = recindex[u.image].as_deref();
+        tag.expect("the book carries the picture under the board")
+    });
     t.push("<html><head><guide><reference type=\"text\" title=\"Start\" ");
     t.filepos(Target::Contents);
     t.push("/></guide></head><body>");
@@ -201,6 +207,10 @@ pub(super) fn layout(book: &Edition, images: &[&str], digits: usize) -> (Text, u
                 recindex: &recindex,
             },
         );
+        if let Some(tag) = under {
+            t.push("<br>");
+            t.push(tag);
+        }
         for line in caption(b) {
             t.push("<br>");
             t.text(line);
