@@ -199,8 +199,9 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// Who plays: 2 for a game of two sides, 1 for a puzzle, whose one
     /// player always moves ([`Side::First`]) towards [`Outcome::Solved`].
     const PLAYERS: u8;
-    /// Every image a cell can show, without extension: the web uses
-    /// `<name>.svg`, the books `<name>.gif`.
+    /// Every image a cell can show (and the picture under the board, if
+    /// the game has one: [`Game::UNDER_BOARD`]), without extension: the
+    /// web uses `<name>.svg`, the books `<name>.gif`.
     const IMAGES: &'static [&'static str];
     /// Its books' cover, without extension: `static/` holds the cover as
     /// `<name>.gif` and its thumbnail as `<name>-thumb.gif`, drawn by

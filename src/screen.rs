@@ -248,7 +248,8 @@ pub struct Edition {
     /// The game's words: its title, the stem of its books' names, its
     /// rules.
     pub texts: Texts,
-    /// The images cells can show, as the game lists them.
+    /// The images cells can show (and the picture under the board), as
+    /// the game lists them.
     pub images: &'static [&'static str],
     /// Its books' cover image, as the game names it
     /// ([`crate::game::Game::COVER`]).

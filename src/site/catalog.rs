@@ -59,8 +59,8 @@ pub fn maps(solver: &Solver<Board>, hanoi: &Solver<Hanoi>) -> Vec<(String, &'sta
     })
 }
 
-/// The images every game of the site draws its cells with: what
-/// `static/` must hold, as `.svg` and `.gif`.
+/// The images every game of the site draws its cells (and what stands
+/// under a board) with: what `static/` must hold, as `.svg` and `.gif`.
 pub fn images() -> Vec<&'static str> {
     [<Board as Game>::IMAGES, <Hanoi as Game>::IMAGES].concat()
 }

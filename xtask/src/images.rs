@@ -235,6 +235,13 @@ fn disc_bar(k: u8, y: f64) -> String {
     )
 }
 
+/// The base, a bar `width` units wide and as high as a bottom level's
+/// part under its level, from `y` down.
+fn base_bar(width: u32, y: u32) -> String {
+    let h = hanoi::BOTTOM - hanoi::LEVEL;
+    format!("<rect x=\"0\" y=\"{y}\" width=\"{width}\" height=\"{h}\" fill=\"#5d4037\"/>")
+}
+
 /// A Hanoi cell: a peg is a bar 8 units wide down the middle of each
 /// level, discs flat bars across it, the base a bar the width of the
 /// cell under the bottom level; the best peg's air is framed thick, so it
@@ -257,7 +264,7 @@ fn tower_svg(t: Tower) -> String {
                 svg += &disc_bar(k, 0.5);
             }
             if bottom {
-                svg += "<rect x=\"0\" y=\"23\" width=\"100\" height=\"10\" fill=\"#5d4037\"/>";
+                svg += &base_bar(100, hanoi::LEVEL);
             }
         }
     }
@@ -270,8 +277,8 @@ fn tower_svg(t: Tower) -> String {
 fn base_svg() -> String {
     let h = hanoi::BOTTOM - hanoi::LEVEL;
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" height=\"{h}\" viewBox=\"0 0 300 {h}\">\
-<rect x=\"0\" y=\"0\" width=\"300\" height=\"{h}\" fill=\"#5d4037\"/></svg>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" height=\"{h}\" viewBox=\"0 0 300 {h}\">{}</svg>\n",
+        base_bar(300, 0)
     )
 }
 
