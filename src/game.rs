@@ -282,6 +282,14 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
         rows as f64 / cols as f64
     }
 
+    /// Whether no move is half made here: false between the two
+    /// selections of a puzzle's move (a disc lifted). A puzzle counts whole
+    /// moves, so a selection into such a position, or back out of it to
+    /// where it started, is no move.
+    fn settled(self) -> bool {
+        true
+    }
+
     /// Whether the game has ended.
     fn is_over(self) -> bool {
         self.outcome().is_some()

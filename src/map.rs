@@ -840,13 +840,18 @@ pub fn resting_neighbours<G: Game>(p: G) -> Vec<G> {
 pub fn solution<G: Game>(solver: &Solver<G>) -> Vec<G> {
     let mut p = solver.graph().root();
     let mut path = vec![p];
+    let mut before = p;
     while !p.is_over() {
-        let scores = solver.move_scores(p);
-        let (mov, _) = *scores
-            .iter()
-            .max_by_key(|(_, s)| *s)
+        // Taking a selection back is as good as the best move (it costs
+        // no move), and goes nowhere.
+        let (_, next) = solver
+            .move_scores(p)
+            .into_iter()
+            .map(|(mov, s)| (s, p.play(mov).expect("a legal move")))
+            .filter(|&(_, next)| next != before)
+            .max_by_key(|&(s, _)| s)
             .expect("a move from an unsolved position");
-        p = p.play(mov).expect("a legal move");
+        (before, p) = (p, next);
         if p.map_point().is_some() {
             path.push(p);
         }

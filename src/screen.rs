@@ -167,6 +167,9 @@ pub struct Screen {
     pub columns: usize,
     /// Whether the game is over.
     pub over: bool,
+    /// Whether each move is a whole column of the grid, its top cell the
+    /// link ([`Game::COLUMN_MOVES`]): books then link every cell of it.
+    pub column_moves: bool,
     /// The fewest moves from the start to this position: books merge
     /// screens from the deepest up ([`Edition::for_books`]).
     pub depth: u32,
@@ -215,6 +218,7 @@ impl Screen {
             cells,
             columns,
             over,
+            column_moves: G::COLUMN_MOVES,
             depth,
             nav: Vec::new(),
         }

@@ -1,7 +1,9 @@
 //! The solver: for a two-player game, negamax over the state graph, each
 //! position scored once, children first, from the scores of the positions
 //! after it (so each is looked up, never searched again); for a puzzle,
-//! the fewest moves to its goal, by a breadth-first search back from it.
+//! the fewest whole moves to its goal, by a breadth-first search back from
+//! it (a choice that only starts a move, or takes that start back, costs
+//! none).
 //!
 //! Invariant: every reachable position has exactly one [`Score`], computed
 //! once, from the side to move's point of view; no IO, no randomness.
@@ -59,11 +61,6 @@ impl Score {
     /// The score one ply earlier, for the other side: the negamax step.
     fn back_up(self) -> Score {
         Score(-(self.0 - self.0.signum()))
-    }
-
-    /// The score one ply earlier for the same side: a puzzle's step.
-    fn one_ply_further(self) -> Score {
-        Score(self.0 - self.0.signum())
     }
 }
 
@@ -147,13 +144,39 @@ impl<G: Game> Solver<G> {
                 Some((
                     s,
                     if G::PLAYERS == 1 {
-                        v.one_ply_further()
+                        self.choice_moves(board, next)
+                            .map_or(Score::DRAW, |m| puzzle_score(board, m))
                     } else {
                         v.back_up()
                     },
                 ))
             })
             .collect()
+    }
+}
+
+impl<G: Game> Solver<G> {
+    /// The fewest whole moves to a puzzle's goal from `board`, if it can
+    /// be reached.
+    fn moves_left(&self, board: G) -> Option<u16> {
+        let score = self.score(board)?;
+        score.is_win().then(|| score.plies().div_ceil(2))
+    }
+
+    /// The fewest whole moves to a puzzle's goal through the choice from
+    /// `board` to `next`, its own [`cost`] included. A choice that starts a
+    /// move (a disc lifted) is worth the best way to finish that move:
+    /// taking it back again is not one, or every start would be as good as
+    /// the best.
+    fn choice_moves(&self, board: G, next: G) -> Option<u16> {
+        if board.settled() && !next.settled() {
+            moves(next)
+                .filter(|&(_, after)| after != board)
+                .filter_map(|(_, after)| Some(cost(next, after) + self.moves_left(after)?))
+                .min()
+        } else {
+            Some(cost(board, next) + self.moves_left(next)?)
+        }
     }
 }
 
@@ -177,38 +200,60 @@ fn negamax<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
     scores
 }
 
+/// What a puzzle's choice from `from` to `to` costs, in whole moves: none
+/// if it only starts a move (into a position that is not
+/// [`Game::settled`]) or takes that start back (out of one, back to a
+/// position one selection before it), else one.
+pub fn cost<G: Game>(from: G, to: G) -> u16 {
+    let takes_back = !from.settled() && to.moves().any(|m| to.play(m).is_ok_and(|b| b == from));
+    if !to.settled() || takes_back { 0 } else { 1 }
+}
+
+/// A puzzle's score from the whole moves left: twice as many plies, less
+/// the half of a move already made where one is (a disc lifted), so that
+/// [`Verdict::of`] reads whole moves as it reads a two-player game's.
+fn puzzle_score<G: Game>(board: G, moves: u16) -> Score {
+    Score::win_in(2 * moves - u16::from(!board.settled()))
+}
+
 /// A puzzle's scores: a breadth-first search from every solved position
-/// along the moves backwards, so each position's score counts the fewest
-/// plies to the goal, whatever cycles play has.
+/// along the choices backwards, a choice that costs no whole move
+/// ([`cost`]) put at the front of the queue (a 0-1 search), so each
+/// position's score counts the fewest whole moves to the goal, whatever
+/// cycles play has, and putting a lifted disc back is no move.
 fn distances<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
     let positions = graph.boards();
-    let mut into: Vec<Vec<u32>> = vec![Vec::new(); positions.len()];
+    let mut into: Vec<Vec<(u32, u16)>> = vec![Vec::new(); positions.len()];
     for (i, &p) in positions.iter().enumerate() {
         for (_, next) in moves(p) {
-            into[graph.position(next).expect("closed")].push(i as u32);
+            into[graph.position(next).expect("closed")].push((i as u32, cost(p, next)));
         }
     }
-    let mut plies: Vec<Option<u16>> = vec![None; positions.len()];
+    let mut left: Vec<Option<u16>> = vec![None; positions.len()];
     let mut queue = std::collections::VecDeque::new();
     for (i, p) in positions.iter().enumerate() {
         if p.outcome() == Some(Outcome::Solved) {
-            plies[i] = Some(0);
+            left[i] = Some(0);
             queue.push_back(i);
         }
     }
     while let Some(i) = queue.pop_front() {
-        let d = plies[i].expect("queued with a distance") + 1;
-        for &from in &into[i] {
-            let slot = &mut plies[from as usize];
-            if slot.is_none() {
-                *slot = Some(d);
-                queue.push_back(from as usize);
+        let d = left[i].expect("queued with a distance");
+        for &(from, c) in &into[i] {
+            let slot = &mut left[from as usize];
+            if slot.is_none_or(|old| d + c < old) {
+                *slot = Some(d + c);
+                if c == 0 {
+                    queue.push_front(from as usize);
+                } else {
+                    queue.push_back(from as usize);
+                }
             }
         }
     }
-    plies
-        .into_iter()
-        .map(|d| d.map_or(Score::DRAW, Score::win_in))
+    left.into_iter()
+        .zip(positions)
+        .map(|(d, &p)| d.map_or(Score::DRAW, |d| puzzle_score(p, d)))
         .collect()
 }
 

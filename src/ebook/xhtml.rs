@@ -242,6 +242,8 @@ struct EpubGrid<'a, H> {
     out: &'a mut String,
     srcs: &'a [String],
     href: &'a H,
+    /// Inside a column's hidden link: the image says nothing.
+    hidden: bool,
 }
 
 impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
@@ -259,7 +261,9 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
 
     fn image(&mut self, cell: &CellView) {
         self.out.push_str("<img alt=\"");
-        escape_onto(self.out, &cell.label);
+        if !self.hidden {
+            escape_onto(self.out, &cell.label);
+        }
         self.out.push_str("\" src=\"");
         self.out.push_str(&self.srcs[cell.image]);
         self.out.push_str("\"/>");
@@ -267,8 +271,22 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
 
     fn end_link(&mut self) {
         self.out.push_str("</a>");
+        self.hidden = false;
+    }
+
+    fn column_link(&mut self, target: Target) -> bool {
+        self.out.push_str("<a href=\"");
+        (self.href)(self.out, target);
+        self.out.push_str(HIDDEN_LINK);
+        self.hidden = true;
+        true
     }
 }
+
+/// The end of a column's link lower down its column
+/// ([`Grid::column_link`]): out of a screen reader's hearing, the
+/// column's top cell being its one link (its image needs no words).
+const HIDDEN_LINK: &str = "\" aria-hidden=\"true\">";
 
 /// A link's length as [`Layout::new`] sizes it: as if to another file,
 /// an upper bound.
@@ -280,6 +298,7 @@ pub(super) fn far_len(target: Target) -> usize {
 struct EpubGridLen<'a> {
     len: usize,
     srcs: &'a [String],
+    hidden: bool,
 }
 
 impl Grid for EpubGridLen<'_> {
@@ -294,13 +313,20 @@ impl Grid for EpubGridLen<'_> {
     }
 
     fn image(&mut self, cell: &CellView) {
-        self.len += "<img alt=\"\" src=\"\"/>".len()
-            + escaped_len(&cell.label)
-            + self.srcs[cell.image].len();
+        let label = if self.hidden { "" } else { &cell.label };
+        self.len +=
+            "<img alt=\"\" src=\"\"/>".len() + escaped_len(label) + self.srcs[cell.image].len();
     }
 
     fn end_link(&mut self) {
         self.len += "</a>".len();
+        self.hidden = false;
+    }
+
+    fn column_link(&mut self, target: Target) -> bool {
+        self.len += "<a href=\"".len() + far_len(target) + HIDDEN_LINK.len();
+        self.hidden = true;
+        true
     }
 }
 
@@ -309,7 +335,11 @@ impl Grid for EpubGridLen<'_> {
 /// rendering every screen once more only to size it cost about as much
 /// as writing it.
 pub(super) fn board_len(srcs: &[String], b: &Screen) -> usize {
-    let mut g = EpubGridLen { len: 0, srcs };
+    let mut g = EpubGridLen {
+        len: 0,
+        srcs,
+        hidden: false,
+    };
     write_grid(b, &mut g);
     let caption: usize = caption(b)
         .enumerate()
@@ -342,7 +372,15 @@ pub(super) fn board(
     out.push_str("<div id=\"");
     out.push_str(id);
     out.push_str("\"><p>");
-    write_grid(b, &mut EpubGrid { out, srcs, href });
+    write_grid(
+        b,
+        &mut EpubGrid {
+            out,
+            srcs,
+            href,
+            hidden: false,
+        },
+    );
     out.push_str("</p><p>");
     for (i, line) in caption(b).enumerate() {
         if i > 0 {

@@ -57,23 +57,53 @@ pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
     }
 }
 
-/// What a choice in a puzzle leaves: the count the page it leads to gives
-/// ("leaves 14 moves", or "solves the puzzle"), so that every figure a
-/// page gives agrees with the page its link leads to. (A choice's own
-/// verdict would count putting a lifted disc back as a move, where the
-/// page it leads to does not.)
-fn push_leaves<G: Game>(out: &mut String, solver: &Solver<G>, target: G) {
+/// What a choice in a puzzle leaves, as the page it leads to counts it:
+/// "leaves 14 moves", or "solves the puzzle"; a choice that takes a
+/// selection back says so ("takes it back, leaves 2 moves"); a choice that
+/// starts a move gives what the best way to finish that move leaves
+/// ("moving from it leaves 6 moves": what that page says of its best
+/// choice), since the page it leads to may count going back. So every
+/// figure a page gives agrees with the page its link leads to, and the
+/// choices a page frames are exactly those whose own cost plus what they
+/// leave is its heading's count.
+fn push_leaves<G: Game>(
+    out: &mut String,
+    solver: &Solver<G>,
+    board: G,
+    target: G,
+    verdict: Verdict,
+) {
     use std::fmt::Write as _;
     if target.is_over() {
         out.push_str("solves the puzzle");
         return;
     }
-    let score = solver.score(target).expect("a reachable position");
-    let _ = match Verdict::of(score) {
-        Verdict::Win(1) => out.write_str("leaves 1 move"),
-        Verdict::Win(n) => write!(out, "leaves {n} moves"),
-        _ => out.write_str("leaves no way to the goal"),
+    let (prefix, left) = match (board.settled(), target.settled(), verdict) {
+        // Starts a move: the verdict counts that move, then what is left.
+        (true, false, Verdict::Win(n)) => ("moving from it ", Some(n - 1)),
+        (false, true, _) if crate::solver::cost(board, target) == 0 => {
+            (TAKES_BACK, target_left(solver, target))
+        }
+        _ => ("", target_left(solver, target)),
     };
+    out.push_str(prefix);
+    let _ = match left {
+        Some(0) => out.write_str("solves the puzzle"),
+        Some(1) => out.write_str("leaves 1 move"),
+        Some(n) => write!(out, "leaves {n} moves"),
+        None => out.write_str("leaves no way to the goal"),
+    };
+}
+
+/// What a puzzle's choice that takes a selection back says first.
+const TAKES_BACK: &str = "takes it back, ";
+
+/// The whole moves left that `target`'s page gives, if it can be solved.
+fn target_left<G: Game>(solver: &Solver<G>, target: G) -> Option<u16> {
+    match Verdict::of(solver.score(target).expect("a reachable position")) {
+        Verdict::Win(n) => Some(n),
+        _ => None,
+    }
 }
 
 /// One position's screen: the two-player screen with a verdict on each
@@ -109,14 +139,20 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
         // A two-player move's value; what a puzzle's choice leaves.
         let mut said = String::with_capacity(24);
         match G::PLAYERS {
-            1 => push_leaves(&mut said, solver, board.play(mov).expect("a legal move")),
+            1 => {
+                let target = board.play(mov).expect("a legal move");
+                push_leaves(&mut said, solver, board, target, verdict);
+            }
             _ => push_words::<G>(&mut said, verdict),
         }
         let view = &mut s.cells[G::cell(mov)];
-        let mut label = String::with_capacity(view.label.len() + 2 + said.len());
+        // The cell's own label already says what a choice that takes a
+        // selection back does ("put disc 2 back").
+        let count = said.strip_prefix(TAKES_BACK).unwrap_or(&said);
+        let mut label = String::with_capacity(view.label.len() + 2 + count.len());
         label.push_str(&view.label);
         label.push_str(", ");
-        label.push_str(&said);
+        label.push_str(count);
         view.label = label.into();
         view.image = board.noted_image(mov, note);
         view.note = Some(note);
@@ -190,7 +226,7 @@ pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
             out.push_str("\",\"value\":\"");
             // A puzzle's choice: what it leaves, as its page says.
             if G::PLAYERS == 1 {
-                push_leaves(&mut out, solver, target);
+                push_leaves(&mut out, solver, board, target, v);
             } else {
                 let _ = write!(out, "{v}");
             }
@@ -296,50 +332,173 @@ mod tests {
     use crate::graph::StateGraph;
     use std::collections::BTreeMap;
 
-    /// Every figure of the Towers of Hanoi's `positions.json` agrees with
-    /// the position it leads to: a choice leaves what that position's
-    /// value says (putting a lifted disc back is no move), and the best
-    /// choice leaves one move fewer, or none, once a disc is lifted.
-    #[test]
-    fn a_puzzle_choice_in_positions_json_leaves_what_its_target_says() {
-        let solver = crate::site::hanoi_solver(4);
-        let json = positions_json(&solver);
-        let value_of: BTreeMap<&str, &str> = json
-            .lines()
-            .filter_map(|l| {
-                let id = l.split("\"id\":\"").nth(1)?.split('"').next()?;
-                let v = l.split("\"value\":\"").nth(1)?.split('"').next()?;
-                Some((id, v))
-            })
-            .collect();
-        let mut choices = 0;
-        for line in json.lines().filter(|l| l.starts_with("{\"id\"")) {
-            for m in line.split("{\"square\":").skip(1) {
-                let to = m
-                    .split("\"to\":\"")
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap();
-                let said = m
-                    .split("\"value\":\"")
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap();
-                let expect = match value_of[to] {
-                    "solved" => "solves the puzzle".to_string(),
-                    "1 move left" => "leaves 1 move".to_string(),
-                    v => format!("leaves {}", v.strip_suffix(" left").unwrap()),
-                };
-                assert_eq!(said, expect, "{line}");
-                choices += 1;
-            }
+    /// What a puzzle's choice says, parsed: the whole moves it costs and
+    /// the figure it gives ("leaves N moves", "solves the puzzle").
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Said {
+        /// "leaves N": a whole move, and N left after it.
+        Leaves(u16),
+        /// "takes it back, leaves N": no move.
+        Back(u16),
+        /// "moving from it leaves N": the best way to finish the move.
+        Starts(u16),
+    }
+
+    fn parse_said(words: &str) -> Said {
+        let count = |w: &str| match w {
+            "solves the puzzle" => 0,
+            "leaves 1 move" => 1,
+            w => w
+                .strip_prefix("leaves ")
+                .and_then(|w| w.strip_suffix(" moves"))
+                .unwrap_or_else(|| panic!("{w:?}"))
+                .parse()
+                .unwrap(),
+        };
+        if let Some(w) = words.strip_prefix(TAKES_BACK) {
+            Said::Back(count(w))
+        } else if let Some(w) = words.strip_prefix("moving from it ") {
+            Said::Starts(count(w))
+        } else {
+            Said::Leaves(count(words))
         }
-        assert!(choices > solver.graph().boards().len());
-        assert!(json.contains("{\"id\":\"1\",\"board\":\"432^1//\",\"to_move\":\"You\",\"value\":\"15 moves left\",\"moves\":[{\"square\":0,\"to\":\"0\",\"value\":\"leaves 15 moves\"}"));
+    }
+
+    /// The moves left a puzzle's heading gives: "...: 3 moves left with
+    /// best play", or none once solved.
+    fn heading_count(heading: &str) -> u16 {
+        if heading == "Solved" {
+            return 0;
+        }
+        let n = heading.rsplit(": ").next().unwrap();
+        n.split(' ').next().unwrap().parse().unwrap()
+    }
+
+    /// Every figure of the Towers of Hanoi's analysis is one truth, at 3,
+    /// 4 and 7 discs, over every position, every lifted one included: each
+    /// choice's words (in the line under the heading, its cell's label and
+    /// `positions.json`) give what the page it leads to gives (a start of
+    /// a move, what the best way to finish it leaves there), and the
+    /// choices framed as best are exactly those whose cost plus what they
+    /// leave is the heading's count. With a disc lifted, putting it back is
+    /// no move and always among the best.
+    #[test]
+    fn every_hanoi_figure_agrees_with_the_page_its_choice_leads_to() {
+        use crate::games::hanoi::Hanoi;
+        for discs in [3, 4, 7] {
+            let solver = crate::site::hanoi_solver(discs);
+            let json = positions_json(&solver);
+            let json_said: BTreeMap<String, Vec<String>> = json
+                .lines()
+                .filter(|l| l.starts_with("{\"id\""))
+                .map(|l| {
+                    let id = l.split("\"id\":\"").nth(1).unwrap().split('"').next();
+                    let said = l
+                        .split("{\"square\":")
+                        .skip(1)
+                        .map(|m| m.split("\"value\":\"").nth(1).unwrap().split('"').next())
+                        .map(|w| w.unwrap().to_string())
+                        .collect();
+                    (id.unwrap().to_string(), said)
+                })
+                .collect();
+            let boards = solver.graph().boards();
+            let screens: Vec<Screen> = boards.iter().map(|&b| screen(&solver, b, "p")).collect();
+            let at = |b: Hanoi| &screens[solver.graph().position(b).unwrap()];
+            // Each position's heading count and its choices' words.
+            let said = |b: Hanoi| -> Vec<(u8, Said, bool)> {
+                let s = at(b);
+                let Some(line) = s.lines.last() else {
+                    return Vec::new();
+                };
+                let parts: Vec<&str> = line.trim_end_matches('.').split("; ").collect();
+                b.moves()
+                    .zip(parts)
+                    .map(|(m, part)| {
+                        let words = part.split_once(": ").unwrap().1;
+                        let (words, best) = match words.strip_suffix(", the best") {
+                            Some(w) => (w, true),
+                            None => (words, false),
+                        };
+                        (m, parse_said(words), best)
+                    })
+                    .collect()
+            };
+            let mut lifted = 0;
+            for &p in boards.iter().filter(|p| !p.is_over()) {
+                let s = at(p);
+                let here = heading_count(&s.heading);
+                let choices = said(p);
+                assert_eq!(choices.len(), p.moves().count(), "{p:?}");
+                let mut key = String::new();
+                Target::page(p.key()).push_anchor(&mut key);
+                let in_json = &json_said[&key];
+                assert_eq!(in_json.len(), choices.len());
+                for (i, &(m, words, best)) in choices.iter().enumerate() {
+                    let t = p.play(m).unwrap();
+                    let there = heading_count(&at(t).heading);
+                    let total = match words {
+                        Said::Leaves(n) => {
+                            assert_eq!(n, there, "{p:?} -> {t:?}");
+                            n + 1
+                        }
+                        Said::Back(n) => {
+                            assert!(p.lifted().is_some() && t.lifted().is_none());
+                            assert_eq!(n, there, "{p:?} -> {t:?}");
+                            n
+                        }
+                        Said::Starts(n) => {
+                            // What the best way to finish the move leaves,
+                            // as that page says it of its best drop.
+                            let finish = said(t)
+                                .into_iter()
+                                .filter_map(|(_, w, _)| match w {
+                                    Said::Leaves(k) => Some(k),
+                                    _ => None,
+                                })
+                                .min()
+                                .unwrap();
+                            assert_eq!(n, finish, "{p:?} -> {t:?}");
+                            n + 1
+                        }
+                    };
+                    assert_eq!(best, total == here, "{p:?}: {words:?}, heading {here}");
+                    let cell = &s.cells[Hanoi::cell(m)];
+                    assert_eq!(cell.note.unwrap().best, best);
+                    let image = Hanoi::IMAGES[cell.image];
+                    assert_eq!(best, image == "hab" || image.starts_with("hf"), "{image}");
+                    let part = s.lines.last().unwrap().split("; ").nth(i).unwrap();
+                    let words_text = part.split_once(": ").unwrap().1;
+                    let words_text = words_text.trim_end_matches('.');
+                    let words_text = words_text.strip_suffix(", the best").unwrap_or(words_text);
+                    assert_eq!(in_json[i], words_text);
+                    let count = words_text.strip_prefix(TAKES_BACK).unwrap_or(words_text);
+                    assert!(
+                        cell.label.ends_with(&format!(", {count}")),
+                        "{}",
+                        cell.label
+                    );
+                    if let Said::Back(_) = words {
+                        assert!(best, "putting a disc back is always among the best");
+                    }
+                }
+                assert!(choices.iter().any(|c| c.2), "{p:?}: nothing framed");
+                if p.lifted().is_some() {
+                    lifted += 1;
+                    // Putting the disc back costs nothing, so the heading
+                    // is the position's with the disc down.
+                    let down = choices
+                        .iter()
+                        .find(|c| matches!(c.1, Said::Back(_)))
+                        .unwrap();
+                    assert_eq!(heading_count(&at(p.play(down.0).unwrap()).heading), here);
+                }
+            }
+            // Every lifted position was walked: 194 at four discs.
+            let every = boards.iter().filter(|b| b.lifted().is_some()).count();
+            assert_eq!(lifted, every);
+            assert!(lifted > 3usize.pow(discs.into()));
+        }
     }
 
     #[test]

@@ -270,12 +270,13 @@ impl Game for Hanoi {
     /// bottom level (on the base) bare and with disc 1 to 7. The air is
     /// 100 by 34, a level 100 by 23 and the bottom level 100 by 33, so the
     /// board is drawn as the puzzle is: flat discs stacked on pegs that
-    /// stand on a base. Last, the base alone, 300 by 10, which no cell
-    /// shows ([`Hanoi::UNDER_BOARD`]).
+    /// stand on a base. Then the base alone, 300 by 10, which no cell
+    /// shows ([`Hanoi::UNDER_BOARD`]), and last disc 1 to 7 lifted and
+    /// framed: putting it back is a best choice.
     const IMAGES: &'static [&'static str] = &[
         "ha", "hp", "hd1", "hd2", "hd3", "hd4", "hd5", "hd6", "hd7", "hl1", "hl2", "hl3", "hl4",
         "hl5", "hl6", "hl7", "hab", "hpb", "hd1b", "hd2b", "hd3b", "hd4b", "hd5b", "hd6b", "hd7b",
-        "hbase",
+        "hbase", "hf1", "hf2", "hf3", "hf4", "hf5", "hf6", "hf7",
     ];
     const COVER: &'static str = "towers-cover";
     const KEYS: u32 = 4 * 2187;
@@ -373,6 +374,11 @@ is solved in the fewest moves, 2^N - 1 for N discs.",
         Side::First
     }
 
+    /// No disc lifted: a disc in the air is half a move.
+    fn settled(self) -> bool {
+        self.lifted == 0
+    }
+
     fn outcome(self) -> Option<Outcome> {
         self.is_solved().then_some(Outcome::Solved)
     }
@@ -425,11 +431,14 @@ is solved in the fewest moves, 2^N - 1 for N discs.",
         }
     }
 
-    /// The air above the peg, framed when the move is best; a lifted
-    /// disc stays as it is (putting it back is never best).
+    /// The air above the peg, framed when the move is best, and so is a
+    /// lifted disc when putting it back is (it costs no move, so it
+    /// always is: a best way on never needs more moves than putting it
+    /// back).
     fn noted_image(self, peg: u8, note: Note) -> usize {
         match self.face(usize::from(peg)).image {
             0 if note.best => 16,
+            lifted @ 9..=15 if note.best => lifted + 17,
             image => image,
         }
     }

@@ -210,6 +210,9 @@ export async function layout(page) {
       table: box(table),
       rows: [...table.rows].map((tr) => [...tr.querySelectorAll('img')].map(box)),
       scroll: [window.scrollX, window.scrollY],
+      // How far the page could scroll: nothing reaches past the screen.
+      overflow: [document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        document.documentElement.scrollHeight - window.innerHeight],
       width: document.documentElement.clientWidth,
       height: window.innerHeight,
     };

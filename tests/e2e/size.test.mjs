@@ -1,7 +1,7 @@
 // The board as large as each screen allows: in every web edition of both
 // games, at every size from a phone to a Kindle Scribe, portrait and
 // landscape, the links, the heading, the lines under it and the whole
-// board lie on one screen; the board fills at least 80% of the width, or
+// board lie on one screen, and the page does not scroll; the board fills at least 80% of the width, or
 // 80% of the height the rest leaves; and its rows and columns of images
 // touch, with no seam. Pages: each folder's first by name, and the two with the
 // most words above the board (the heading and lines wrap on a phone).
@@ -51,6 +51,7 @@ test('every web board is as large as the screen allows, whole and seamless', asy
           await b.page.setViewportSize(size);
           const seen = await layout(b.page);
           assert.deepEqual(seen.scroll, [0, 0], where);
+          assert.ok(seen.overflow[0] <= 0 && seen.overflow[1] <= 0, `${where}: the page scrolls by ${seen.overflow}`);
           for (const r of [...seen.others, seen.table]) {
             assert.ok(inside(seen, r), `${where}: ${JSON.stringify(r)} is off the screen`);
           }

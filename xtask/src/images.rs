@@ -177,7 +177,7 @@ font-weight=\"bold\" text-anchor=\"middle\">{}</text></svg>\n",
 #[derive(Clone, Copy)]
 enum Tower {
     Air { best: bool },
-    Lifted(u8),
+    Lifted { disc: u8, best: bool },
     Level { disc: Option<u8>, bottom: bool },
 }
 
@@ -200,8 +200,11 @@ fn towers() -> Vec<(String, Tower)> {
             ));
         }
     }
-    for k in 1..=7 {
-        out.push((format!("hl{k}"), Tower::Lifted(k)));
+    for best in [false, true] {
+        let name = if best { "hf" } else { "hl" };
+        for k in 1..=7 {
+            out.push((format!("{name}{k}"), Tower::Lifted { disc: k, best }));
+        }
     }
     out
 }
@@ -218,7 +221,7 @@ fn half_width(k: u8) -> f64 {
 /// and the base.
 fn tower_height(t: Tower) -> u32 {
     match t {
-        Tower::Air { .. } | Tower::Lifted(_) => hanoi::AIR,
+        Tower::Air { .. } | Tower::Lifted { .. } => hanoi::AIR,
         Tower::Level { bottom: false, .. } => hanoi::LEVEL,
         Tower::Level { bottom: true, .. } => hanoi::BOTTOM,
     }
@@ -242,22 +245,35 @@ fn base_bar(width: u32, y: u32) -> String {
     format!("<rect x=\"0\" y=\"{y}\" width=\"{width}\" height=\"{h}\" fill=\"#5d4037\"/>")
 }
 
+/// The thick frame round the air above a peg whose choice is best, so it
+/// reads in grayscale.
+const AIR_FRAME: &str = "<rect x=\"4\" y=\"4\" width=\"92\" height=\"26\" fill=\"none\" stroke=\"#111\" stroke-width=\"6\"/>";
+
 /// A Hanoi cell: a peg is a bar 8 units wide down the middle of each
 /// level, discs flat bars across it, the base a bar the width of the
 /// cell under the bottom level; the best peg's air is framed thick, so it
-/// reads in grayscale.
+/// reads in grayscale. It stretches to whatever box it is given
+/// (`preserveAspectRatio="none"`): on a tall screen a page draws the board
+/// taller than the cells' own shape, its discs thicker.
 fn tower_svg(t: Tower) -> String {
     let h = tower_height(t);
     let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"{h}\" viewBox=\"0 0 100 {h}\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"{h}\" viewBox=\"0 0 100 {h}\" preserveAspectRatio=\"none\">"
     );
     match t {
         Tower::Air { best } => {
             if best {
-                svg += "<rect x=\"4\" y=\"4\" width=\"92\" height=\"26\" fill=\"none\" stroke=\"#111\" stroke-width=\"6\"/>";
+                svg += AIR_FRAME;
             }
         }
-        Tower::Lifted(k) => svg += &disc_bar(k, 6.0),
+        Tower::Lifted { disc, best } => {
+            // The frame under the disc: the widest disc covers its sides
+            // but for the corners, its top and bottom still read.
+            if best {
+                svg += AIR_FRAME;
+            }
+            svg += &disc_bar(disc, 6.0);
+        }
         Tower::Level { disc, bottom } => {
             svg += "<rect x=\"46\" y=\"0\" width=\"8\" height=\"23\" fill=\"#5d4037\"/>";
             if let Some(k) = disc {
