@@ -375,7 +375,13 @@ mod tests {
         let editions = crate::site::editions(&solver, &games, &hanoi);
         let books: Vec<String> = editions
             .iter()
-            .map(|e| format!("{}/{}.pdf", crate::ebook::EBOOKS, e.book_stem()))
+            .map(|e| {
+                format!(
+                    "{}/{}",
+                    crate::ebook::EBOOKS,
+                    crate::ebook::PDF.file_name(e)
+                )
+            })
             .collect();
         let books: Vec<&str> = books.iter().map(String::as_str).collect();
         let maps = [("map/a.svg", "A map of a game"), ("map/b.svg", "B")];

@@ -103,9 +103,15 @@ fn render_book(
     sink: &impl Sink,
 ) -> Result<(Vec<ebook::BookFile>, Vec<BookReport>, Timing), BuildError> {
     let start = Instant::now();
-    let made = format.make(book, &budgets);
+    let file = format!("{EBOOKS}/{}", format.file_name(book.edition));
+    let made = format
+        .make(book, &budgets)
+        .map_err(|error| BuildError::TooLarge {
+            file: file.clone(),
+            error,
+        })?;
     let main = BookReport {
-        file: format!("{EBOOKS}/{}", format.file_name(book.edition)),
+        file,
         bytes: 0,
         budget: format.budget.limit(&budgets),
         kind: format.budget,

@@ -11,7 +11,7 @@ use super::xhtml::{
     File, Layout, MAX_FILE_BYTES, MODIFIED, board, board_file, css, front_body, page, page_onto,
     srcs,
 };
-use super::{AUTHOR, Book};
+use super::{AUTHOR, Book, TooLarge};
 use crate::markup::escape as escape_onto;
 use crate::screen::Edition;
 
@@ -120,8 +120,9 @@ fn image_type(book: &Edition, name: &str) -> (&'static str, &'static str) {
 }
 
 /// The book as an EPUB file, with the images its screens use and the
-/// cover ([`super::images`], in manifest order), as [`image_type`] says.
-pub fn write(book: &Book) -> Vec<u8> {
+/// cover ([`super::images`], in manifest order), as [`image_type`] says;
+/// refused if its zip would need ZIP64 ([`zip`]).
+pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
     let (assets, layout) = (book.assets, book.layout());
     let book = book.edition;
     let images = super::images(book, assets);
@@ -155,12 +156,29 @@ pub fn write(book: &Book) -> Vec<u8> {
     zip(&files)
 }
 
+/// The most entries a zip counts without ZIP64: its count is 16 bits, and
+/// 0xffff says "see the ZIP64 record", which we do not write.
+const ZIP_ENTRIES: u64 = 0xfffe;
+
+/// The most bytes a zip's size or offset says without ZIP64: 32 bits, and
+/// 0xffff_ffff says "see the ZIP64 record".
+const ZIP_BYTES: u64 = 0xffff_fffe;
+
 /// Zips `files` after a stored `mimetype`, dated 1980-01-01 (the zip
 /// format's first day) so that builds are byte-identical. The files are
 /// deflated at once on every core; PNGs, compressed already, are stored.
-fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
+/// Refused if a count, size or offset would need ZIP64: more than
+/// [`ZIP_ENTRIES`] entries, a name past 65,535 bytes, or a file, the
+/// central directory or an offset past [`ZIP_BYTES`].
+fn zip(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, TooLarge> {
     let mimetype = ("mimetype".to_string(), b"application/epub+zip".to_vec());
     let all: Vec<&(String, Vec<u8>)> = std::iter::once(&mimetype).chain(files).collect();
+    // Before any work: what the files are.
+    TooLarge::check("files in an EPUB's zip", all.len(), ZIP_ENTRIES)?;
+    for (name, bytes) in &all {
+        TooLarge::check("bytes in the name of a file in a zip", name.len(), 0xffff)?;
+        TooLarge::check("bytes in a file in a zip", bytes.len(), ZIP_BYTES)?;
+    }
     let packed = crate::par::map(&all, |(name, bytes)| {
         if name == "mimetype" || name.ends_with(".png") {
             (0u16, bytes.clone())
@@ -175,6 +193,8 @@ fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     for ((name, bytes), (method, data)) in all.iter().zip(&packed) {
         let crc = crc32fast::hash(bytes) as usize;
         let offset = out.len();
+        TooLarge::check("bytes before a file in a zip", offset, ZIP_BYTES)?;
+        TooLarge::check("bytes in a compressed file in a zip", data.len(), ZIP_BYTES)?;
         // Version 2.0, no flags, the method, time 00:00, date 1980-01-01.
         let fields = |v: &mut Vec<u8>| {
             le16(v, 20);
@@ -203,6 +223,16 @@ fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
         central.extend_from_slice(name.as_bytes());
     }
     let central_at = out.len();
+    TooLarge::check(
+        "bytes before a zip's central directory",
+        central_at,
+        ZIP_BYTES,
+    )?;
+    TooLarge::check(
+        "bytes in a zip's central directory",
+        central.len(),
+        ZIP_BYTES,
+    )?;
     out.extend_from_slice(&central);
     out.extend_from_slice(b"PK\x05\x06");
     le32(&mut out, 0); // this disk, the central directory's disk
@@ -211,7 +241,7 @@ fn zip(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     le32(&mut out, central.len());
     le32(&mut out, central_at);
     le16(&mut out, 0); // no comment
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -229,8 +259,8 @@ mod tests {
             ("OEBPS/e.png".into(), vec![0x89, b'P', b'N', b'G', 1, 2, 3]),
             ("OEBPS/empty.css".into(), Vec::new()),
         ];
-        let bytes = super::zip(&files);
-        assert_eq!(bytes, super::zip(&files));
+        let bytes = super::zip(&files).unwrap();
+        assert_eq!(bytes, super::zip(&files).unwrap());
         assert_eq!(&bytes[30..38], b"mimetype");
         let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
         assert_eq!(z.len(), files.len() + 1);
@@ -252,5 +282,32 @@ mod tests {
             f.read_to_end(&mut got).unwrap();
             assert_eq!(&got, want, "{name}");
         }
+    }
+
+    /// A zip of more files than its 16-bit count holds without ZIP64 is
+    /// refused before any is deflated; one fewer is written, its count
+    /// whole.
+    #[test]
+    fn more_files_than_a_zip_counts_are_refused() {
+        let files = |n: usize| -> Vec<(String, Vec<u8>)> {
+            (0..n).map(|i| (format!("{i}.png"), Vec::new())).collect()
+        };
+        // With `mimetype`, 65,535 entries.
+        let err = super::zip(&files(0xfffe)).unwrap_err();
+        assert_eq!(
+            (err.what, err.count, err.most),
+            ("files in an EPUB's zip", 0xffff, 0xfffe)
+        );
+        let bytes = super::zip(&files(0xfffd)).unwrap();
+        let end = &bytes[bytes.len() - 22..];
+        assert_eq!(&end[..4], b"PK\x05\x06");
+        assert_eq!(u16::from_le_bytes([end[10], end[11]]), 0xfffe);
+    }
+
+    /// A file's name past its 16-bit length is refused.
+    #[test]
+    fn a_name_past_64_kb_is_refused() {
+        let err = super::zip(&[("n".repeat(0x10000), Vec::new())]).unwrap_err();
+        assert_eq!(err.what, "bytes in the name of a file in a zip");
     }
 }

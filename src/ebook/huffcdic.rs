@@ -153,7 +153,7 @@ fn tags(run: &[u8], words: bool) -> impl Iterator<Item = &[u8]> {
 
 /// Whether `s` starts with padding: two spaces or more, which a MOBI puts
 /// between two screens to start the second at a round offset
-/// ([`super::mobi::rounds_screens`]).
+/// ([`super::rounds_screens`]).
 fn is_padding(s: &[u8]) -> bool {
     s.starts_with(b"  ")
 }

@@ -11,9 +11,16 @@
 //! whole number of its groups, and that number fits the tag's mask without
 //! filling a mask of more than one bit, which readers take to mean a byte
 //! count instead), and no
-//! record is larger than 64 KB.
+//! record is larger than 64 KB: an index that would need a larger one (a
+//! key, an entry or a string too long, too many data or CNCX records) is
+//! refused ([`TooLarge`]), since its 16-bit offsets would wrap round.
 
 use rustc_hash::FxHashMap;
+
+use super::TooLarge;
+
+/// The most bytes of an INDX or CNCX record: their offsets are 16 bits.
+const MAX_RECORD: u64 = 0x10000;
 
 /// The length of every INDX record's header.
 const HEADER: usize = 192;
@@ -54,13 +61,27 @@ pub struct Cncx {
     records: Vec<Vec<u8>>,
     current: Vec<u8>,
     offsets: FxHashMap<Vec<u8>, u32>,
+    /// The first string that had no room: [`write`] refuses the index.
+    too_large: Option<TooLarge>,
 }
 
 impl Cncx {
-    /// The offset of `s`, stored the first time it is asked for.
+    /// The offset of `s`, stored the first time it is asked for. A string
+    /// longer than a CNCX record holds, or past the 65,536th record (an
+    /// offset is 32 bits), is not stored: [`write`] refuses the index.
     pub fn offset(&mut self, s: &str) -> u32 {
         if let Some(&at) = self.offsets.get(s.as_bytes()) {
             return at;
+        }
+        // At most five bytes of length (a varint of 32 bits).
+        let fits = TooLarge::check(
+            "bytes of a string in an index",
+            s.len() + 5,
+            CNCX_LIMIT as u64,
+        );
+        if let Err(e) = fits {
+            self.too_large.get_or_insert(e);
+            return 0;
         }
         let mut raw = varint(s.len() as u32);
         raw.extend_from_slice(s.as_bytes());
@@ -68,18 +89,35 @@ impl Cncx {
             let full = std::mem::take(&mut self.current);
             self.records.push(aligned(full));
         }
-        let at = (self.records.len() * 0x10000 + self.current.len()) as u32;
-        self.current.extend_from_slice(&raw);
-        self.offsets.insert(s.as_bytes().to_vec(), at);
-        at
+        match cncx_offset(self.records.len(), self.current.len()) {
+            Ok(at) => {
+                self.current.extend_from_slice(&raw);
+                self.offsets.insert(s.as_bytes().to_vec(), at);
+                at
+            }
+            Err(e) => {
+                self.too_large.get_or_insert(e);
+                0
+            }
+        }
     }
 
-    fn into_records(mut self) -> Vec<Vec<u8>> {
+    fn into_records(mut self) -> Result<Vec<Vec<u8>>, TooLarge> {
+        if let Some(e) = self.too_large {
+            return Err(e);
+        }
         if !self.current.is_empty() {
             self.records.push(aligned(self.current));
         }
-        self.records
+        Ok(self.records)
     }
+}
+
+/// A string's offset, `at` bytes into CNCX record `record`: the record's
+/// number times 64 KB plus `at`, refused past 32 bits (65,536 records).
+fn cncx_offset(record: usize, at: usize) -> Result<u32, TooLarge> {
+    TooLarge::check("CNCX records of an index", record + 1, 0x10000)?;
+    Ok((record * 0x10000 + at) as u32)
 }
 
 /// `v` in the forward variable-width form: seven bits a byte, most
@@ -104,9 +142,10 @@ fn be32(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_be_bytes());
 }
 
-/// One entry's bytes: key length, key, control byte, values.
-fn entry_bytes(tags: &[Tag], e: &Entry) -> Vec<u8> {
-    assert!(e.key.len() < 256, "an index key is at most 255 bytes");
+/// One entry's bytes: key length, key, control byte, values; refused if
+/// its key is longer than its one byte of length counts.
+fn entry_bytes(tags: &[Tag], e: &Entry) -> Result<Vec<u8>, TooLarge> {
+    TooLarge::check("bytes in an index key", e.key.len(), 255)?;
     assert_eq!(e.values.len(), tags.len(), "a value list for every tag");
     let mut control = 0u8;
     for (tag, values) in tags.iter().zip(&e.values) {
@@ -134,12 +173,14 @@ fn entry_bytes(tags: &[Tag], e: &Entry) -> Vec<u8> {
     for v in e.values.iter().flatten() {
         out.extend(varint(*v));
     }
-    out
+    Ok(out)
 }
 
 /// The records of an index: its header record, its data records, then its
-/// CNCX records.
-pub fn write(tags: &[Tag], entries: &[Entry], cncx: Cncx) -> Vec<Vec<u8>> {
+/// CNCX records. Refused if a record would pass 64 KB: an entry too
+/// large for a data record, so many data records that the header's list
+/// of them does not fit, or a string [`Cncx::offset`] had no room for.
+pub fn write(tags: &[Tag], entries: &[Entry], cncx: Cncx) -> Result<Vec<Vec<u8>>, TooLarge> {
     // Data records: entries, then IDXT, the offset of each.
     struct Block {
         entries: Vec<u8>,
@@ -149,7 +190,13 @@ pub fn write(tags: &[Tag], entries: &[Entry], cncx: Cncx) -> Vec<Vec<u8>> {
     }
     let mut blocks: Vec<Block> = Vec::new();
     for e in entries {
-        let raw = entry_bytes(tags, e);
+        let raw = entry_bytes(tags, e)?;
+        // With its IDXT offset.
+        TooLarge::check(
+            "bytes in an index entry",
+            raw.len() + 2,
+            RECORD_LIMIT as u64,
+        )?;
         let fits = blocks
             .last()
             .is_some_and(|b| b.entries.len() + b.idxt.len() + raw.len() + 2 <= RECORD_LIMIT);
@@ -205,7 +252,7 @@ pub fn write(tags: &[Tag], entries: &[Entry], cncx: Cncx) -> Vec<Vec<u8>> {
         geometry.extend_from_slice(&(b.count as u16).to_be_bytes());
     }
     let geometry = aligned(geometry);
-    let cncx = cncx.into_records();
+    let cncx = cncx.into_records()?;
     let idxt_at = HEADER + tagx.len() + geometry.len();
     let mut h = b"INDX".to_vec();
     for v in [
@@ -234,9 +281,11 @@ pub fn write(tags: &[Tag], entries: &[Entry], cncx: Cncx) -> Vec<Vec<u8>> {
     for at in geometry_at {
         h.extend_from_slice(&at.to_be_bytes());
     }
+    // Every offset in it (`geometry_at`, 16 bits) is below its end.
+    TooLarge::check("bytes in an index's header record", h.len(), MAX_RECORD)?;
     records[0] = aligned(h);
     records.extend(cncx);
-    records
+    Ok(records)
 }
 
 /// A reader for what [`write`] writes, after KindleUnpack's: each entry's
@@ -365,7 +414,7 @@ mod tests {
                 ],
             })
             .collect();
-        let records = write(&tags, &entries, cncx);
+        let records = write(&tags, &entries, cncx).unwrap();
         assert!(
             records
                 .iter()
@@ -394,6 +443,83 @@ mod tests {
             key: b"k".to_vec(),
             values: vec![vec![1, 2, 3]],
         };
-        write(&tags, &[e], Cncx::default());
+        let _ = write(&tags, &[e], Cncx::default());
+    }
+
+    const KEY: Tag = Tag {
+        number: 1,
+        per_group: 1,
+        mask: 1,
+    };
+
+    /// A key longer than its byte of length counts is refused, not cut.
+    #[test]
+    fn a_key_of_256_bytes_is_refused() {
+        let e = |n: usize| Entry {
+            key: vec![b'k'; n],
+            values: vec![vec![]],
+        };
+        assert!(write(&[KEY], &[e(255)], Cncx::default()).is_ok());
+        let err = write(&[KEY], &[e(256)], Cncx::default()).unwrap_err();
+        assert_eq!(
+            (err.what, err.count, err.most),
+            ("bytes in an index key", 256, 255)
+        );
+    }
+
+    /// Many values: 100 groups of 255 values of 5 bytes each.
+    const WIDE: Tag = Tag {
+        number: 1,
+        per_group: 255,
+        mask: 0xfe,
+    };
+
+    fn wide_entry(key: Vec<u8>, groups: usize) -> Entry {
+        Entry {
+            key,
+            values: vec![vec![u32::MAX; 255 * groups]],
+        }
+    }
+
+    /// An entry larger than a data record holds is refused: its record
+    /// would pass 64 KB.
+    #[test]
+    fn an_entry_larger_than_a_record_is_refused() {
+        let err = write(&[WIDE], &[wide_entry(b"k".to_vec(), 100)], Cncx::default()).unwrap_err();
+        assert_eq!(err.what, "bytes in an index entry");
+        assert!(err.count > 0x10000, "{err}");
+    }
+
+    /// So many data records, each named by its last key in the header
+    /// record, that the header would pass 64 KB: refused.
+    #[test]
+    fn a_header_record_past_64_kb_is_refused() {
+        // An entry a data record (47 groups, 60 KB), 255-byte keys.
+        let entries = |n: usize| -> Vec<Entry> {
+            (0..n)
+                .map(|i| wide_entry(format!("{i:0255}").into_bytes(), 47))
+                .collect()
+        };
+        let records = write(&[WIDE], &entries(200), Cncx::default()).unwrap();
+        assert!(records.iter().all(|r| r.len() <= 0x10000));
+        let err = write(&[WIDE], &entries(260), Cncx::default()).unwrap_err();
+        assert_eq!(err.what, "bytes in an index's header record");
+    }
+
+    /// A string longer than a CNCX record, or past the 65,536th record,
+    /// is refused by the index it was stored for.
+    #[test]
+    fn a_cncx_string_or_record_past_its_limit_is_refused() {
+        let mut cncx = Cncx::default();
+        cncx.offset(&"x".repeat(CNCX_LIMIT));
+        let e = Entry {
+            key: b"k".to_vec(),
+            values: vec![vec![]],
+        };
+        let err = write(&[KEY], std::slice::from_ref(&e), cncx).unwrap_err();
+        assert_eq!(err.what, "bytes of a string in an index");
+        assert_eq!(cncx_offset(0xffff, 0xff00), Ok(0xffff_ff00));
+        let err = cncx_offset(0x10000, 0).unwrap_err();
+        assert_eq!((err.what, err.count), ("CNCX records of an index", 0x10001));
     }
 }

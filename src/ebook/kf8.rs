@@ -25,13 +25,13 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
-use super::Book;
 use super::indx::{self, Cncx, Entry, Tag};
 use super::xhtml::{MODIFIED, board, css, front_body, page};
+use super::{Book, TooLarge};
 use crate::screen::{Screen, Target};
 
 /// Where a screen starts in its fragment when a book rounds them
-/// ([`super::mobi::rounds_screens`]): at a multiple of 64, so every
+/// ([`super::rounds_screens`]): at a multiple of 64, so every
 /// link's `off:` ends in an even digit and a `0`.
 const ROUND: usize = 64;
 
@@ -176,7 +176,7 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
         })
         .collect();
     let cover = resource(book.cover).expect("a cover");
-    let round = match super::mobi::rounds_screens(book) {
+    let round = match super::rounds_screens(book) {
         true => ROUND,
         false => 1,
     };
@@ -343,7 +343,7 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
     }
 
     /// The fragment index's records.
-    pub fn fragment_index(&self) -> Vec<Vec<u8>> {
+    pub fn fragment_index(&self) -> Result<Vec<Vec<u8>>, TooLarge> {
         const TAGS: [Tag; 4] = [
             Tag {
                 number: 2,
@@ -385,7 +385,7 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
     }
 
     /// The skeleton index's records.
-    pub fn skeleton_index(&self) -> Vec<Vec<u8>> {
+    pub fn skeleton_index(&self) -> Result<Vec<Vec<u8>>, TooLarge> {
         const TAGS: [Tag; 2] = [
             Tag {
                 number: 1,
@@ -415,7 +415,7 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
     }
 
     /// The guide index's records: where reading starts.
-    pub fn guide_index(&self) -> Vec<Vec<u8>> {
+    pub fn guide_index(&self) -> Result<Vec<Vec<u8>>, TooLarge> {
         const TAGS: [Tag; 2] = [
             Tag {
                 number: 1,
@@ -460,7 +460,7 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
     }
 
     /// The NCX index's records: the contents, flat.
-    pub fn ncx_index(&self) -> Vec<Vec<u8>> {
+    pub fn ncx_index(&self) -> Result<Vec<Vec<u8>>, TooLarge> {
         const TAGS: [Tag; 5] = [
             Tag {
                 number: 1,

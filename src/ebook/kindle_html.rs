@@ -126,16 +126,16 @@ pub fn write(book: &Edition) -> Vec<u8> {
 /// reading and the contents, which is all kindlegen asks of a book.
 pub fn opf(book: &Edition) -> Vec<u8> {
     let stem = book.book_stem();
-    let mut manifest = format!(
-        "<item id=\"text\" href=\"{stem}-kindle.html\" media-type=\"application/xhtml+xml\"/>"
-    );
+    let html = super::KINDLE_SOURCE.file_name(book);
+    let mut manifest =
+        format!("<item id=\"text\" href=\"{html}\" media-type=\"application/xhtml+xml\"/>");
     for name in book.used_images().iter().copied().chain([book.cover]) {
         manifest +=
             &format!("<item id=\"i-{name}\" href=\"{name}.gif\" media-type=\"image/gif\"/>");
     }
     let mut title = String::new();
     escape(&mut title, &book.title);
-    let start = format!("{stem}-kindle.html#{}", Target::Contents.anchor());
+    let start = format!("{html}#{}", Target::Contents.anchor());
     format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<package xmlns=\"http://www.idpf.org/2007/opf\" \
 version=\"2.0\" unique-identifier=\"id\"><metadata xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\

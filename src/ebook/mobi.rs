@@ -26,13 +26,15 @@ pub use compress::{Compression, RECORD_SIZE, TextRecords, text_records};
 pub use container::{Metadata, container};
 pub use text::markup;
 
-use super::{AUTHOR, Book, THUMB, kf8};
+use super::{AUTHOR, Book, THUMB, TooLarge, kf8};
 use crate::assets::Assets;
 use crate::screen::Edition;
 
 /// The book as a combined MOBI 6 and KF8 file, with its images
-/// ([`pictures`]) and the cover's thumbnail (a PNG), in record order.
-pub fn write(book: &Book) -> Vec<u8> {
+/// ([`pictures`]) and the cover's thumbnail (a PNG), in record order;
+/// refused if the book has more records than a PalmDB file numbers, or
+/// any other count past its field ([`container`]).
+pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
     let mut images = pictures(book.edition, book.assets);
     // The thumbnail a Kindle installs as the book's tile (EXTH 202) is a
     // PNG, as kindling's file check wants it (a JPEG or a PNG): the
@@ -86,30 +88,6 @@ pub fn pictures<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'
     (names.map(|(n, _)| *n).chain([book.cover]))
         .map(|n| (n, assets.get(&format!("{n}.gif"))))
         .collect()
-}
-
-/// A book of at least this many links to a screen, in tenths, starts
-/// each screen at a round offset in both parts: in the MOBI 6 part a
-/// multiple of 100 (every `filepos` ends in `00`), in the KF8 part a
-/// multiple of 64 in its fragment (every `off:` ends in an even digit and
-/// a `0`), by spaces after the screen before it, which no reader shows.
-/// An offset's last digits are the noise of every screen's length before
-/// it, a few bits a link that hardly compress; the padding costs a few
-/// bits a screen, spelt by a few phrases ([`super::huffcdic`]). Measured
-/// on the default books: two-player and analysis (3.1 links a screen)
-/// shrink by 24 and 31 KB, 9%; vs-computer (1.9) would grow by 12 KB, and
-/// the Towers of Hanoi's (2.3) change by under 500 bytes.
-const ROUND_LINKS_PER_SCREEN: usize = 25;
-
-/// Whether a MOBI starts each screen of `book` at a round offset (see
-/// [`ROUND_LINKS_PER_SCREEN`]).
-pub(super) fn rounds_screens(book: &Edition) -> bool {
-    let links: usize = book
-        .screens
-        .iter()
-        .map(|s| s.cells.iter().filter(|c| c.link.is_some()).count() + s.book_nav().count())
-        .sum();
-    links * 10 >= ROUND_LINKS_PER_SCREEN * book.screens.len()
 }
 
 /// The book's stable id (EXTH 113), shaped as the UUID calibre writes
@@ -289,7 +267,8 @@ mod tests {
                 &[b"GIF89a-one", b"GIF89a-two"],
                 &meta(),
                 None,
-            );
+            )
+            .unwrap();
             assert_eq!(&file[60..68], b"BOOKMOBI");
             let recs = records(&file);
             let texts = text.len().div_ceil(RECORD_SIZE);
@@ -356,7 +335,7 @@ mod tests {
                 &first[first.len() - 1 - extra..first.len() - 1],
                 &ch.as_bytes()[ch.len() - extra..]
             );
-            let file = container(text_records(text.as_bytes()), &[], &meta(), None);
+            let file = container(text_records(text.as_bytes()), &[], &meta(), None).unwrap();
             assert_eq!(super::read::text(&file), text.as_bytes());
         }
     }
@@ -368,5 +347,67 @@ mod tests {
         assert_eq!(u32_at(&e, 8), 15);
         let len = u32_at(&e, 4) as usize;
         assert!(len <= e.len() && e.len() - len < 4);
+    }
+
+    /// A book of more records than a PalmDB file numbers (65,535: its
+    /// count is 16 bits) is refused, not written with its count wrapped
+    /// round; 65,535 records are written, the count whole.
+    #[test]
+    fn more_records_than_a_palm_db_numbers_are_refused() {
+        let empty = |n: usize| TextRecords {
+            len: 0,
+            compression: Compression::PalmDoc,
+            records: vec![Vec::new(); n],
+            huff: Vec::new(),
+        };
+        // Record 0, the texts, FLIS, FCIS and EOF.
+        let err = container(empty(65_535 - 3), &[], &meta(), None).unwrap_err();
+        assert_eq!(
+            err,
+            TooLarge {
+                what: "records in a PalmDB file",
+                count: 65_536,
+                most: 65_535
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "65536 records in a PalmDB file, past the format's most of 65535"
+        );
+        let file = container(empty(65_535 - 4), &[], &meta(), None).unwrap();
+        assert_eq!(records(&file).len(), 65_535);
+        assert_eq!(u16::from_be_bytes([file[76], file[77]]), 0xffff);
+    }
+
+    /// A record that would start at 4 GB or past it, or a file that would
+    /// end past it, is refused: the record list holds 32-bit offsets.
+    #[test]
+    fn a_palm_db_past_4_gb_is_refused() {
+        let max = u32::MAX as usize;
+        let head = 78 + 8 * 2 + 2;
+        assert_eq!(
+            record_offsets(&[10, 20]).unwrap(),
+            [head as u32, head as u32 + 10]
+        );
+        let err = record_offsets(&[max - head + 1, 0]).unwrap_err();
+        assert_eq!(err.what, "bytes before a record of a PalmDB file");
+        assert_eq!(err.count, u32::MAX as u64 + 1);
+        let err = record_offsets(&[10, max]).unwrap_err();
+        assert_eq!(err.what, "bytes in a PalmDB file");
+        assert!(record_offsets(&[10, max - head - 10]).is_ok());
+    }
+
+    /// A part whose text is 4 GB or more is refused: record 0 and FCIS
+    /// hold its length in 32 bits.
+    #[test]
+    fn a_text_of_4_gb_is_refused() {
+        let text = TextRecords {
+            len: u32::MAX as usize + 1,
+            compression: Compression::PalmDoc,
+            records: Vec::new(),
+            huff: Vec::new(),
+        };
+        let err = container(text, &[], &meta(), None).unwrap_err();
+        assert_eq!(err.what, "bytes of text in the MOBI 6 part");
     }
 }

@@ -64,6 +64,30 @@ pub fn images<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'a 
         .collect()
 }
 
+/// A book of at least this many links to a screen, in tenths, starts
+/// each screen at a round offset in both parts: in the MOBI 6 part a
+/// multiple of 100 (every `filepos` ends in `00`), in the KF8 part a
+/// multiple of 64 in its fragment (every `off:` ends in an even digit and
+/// a `0`), by spaces after the screen before it, which no reader shows.
+/// An offset's last digits are the noise of every screen's length before
+/// it, a few bits a link that hardly compress; the padding costs a few
+/// bits a screen, spelt by a few phrases ([`huffcdic`]). Measured
+/// on the default books: two-player and analysis (3.1 links a screen)
+/// shrink by 24 and 31 KB, 9%; vs-computer (1.9) would grow by 12 KB, and
+/// the Towers of Hanoi's (2.3) change by under 500 bytes.
+const ROUND_LINKS_PER_SCREEN: usize = 25;
+
+/// Whether a MOBI starts each screen of `book` at a round offset (see
+/// [`ROUND_LINKS_PER_SCREEN`]).
+fn rounds_screens(book: &Edition) -> bool {
+    let links: usize = book
+        .screens
+        .iter()
+        .map(|s| s.cells.iter().filter(|c| c.link.is_some()).count() + s.book_nav().count())
+        .sum();
+    links * 10 >= ROUND_LINKS_PER_SCREEN * book.screens.len()
+}
+
 /// A book as its formats see it: an edition (as books show it), what it
 /// draws with from `static/`, and what two formats share, worked out once
 /// by the first to ask: the EPUB's files of screens, which its KF8 part
@@ -93,6 +117,43 @@ impl<'a> Book<'a> {
         self.layout.get_or_init(|| xhtml::Layout::new(self.edition))
     }
 }
+
+/// A count or an offset past the field a format keeps it in (a PalmDB
+/// file's record count is 16 bits, a zip's sizes 32): written anyway, it
+/// would wrap round and the book would come out corrupt, so the writer
+/// refuses it. Each is a plain value; the build names the book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooLarge {
+    /// What is counted, in words ("records in a PalmDB file").
+    pub what: &'static str,
+    /// How many there are.
+    pub count: u64,
+    /// The most the field holds.
+    pub most: u64,
+}
+
+impl TooLarge {
+    /// Nothing if `count` of `what` is at most `most`, else the error.
+    pub fn check(what: &'static str, count: usize, most: u64) -> Result<(), TooLarge> {
+        let count = count as u64; // usize is at most 64 bits
+        match count <= most {
+            true => Ok(()),
+            false => Err(TooLarge { what, count, most }),
+        }
+    }
+}
+
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}, past the format's most of {}",
+            self.count, self.what, self.most
+        )
+    }
+}
+
+impl std::error::Error for TooLarge {}
 
 /// One file a format made of a book: its name in [`EBOOKS`] and its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,15 +190,18 @@ pub struct Format {
     /// The budget the book's file answers to.
     pub budget: Budget,
     /// Writes every file the format makes of a book, the book itself
-    /// first, or leaves it out (a PDF over its page budget); it is handed
-    /// its own format, for the file's ending. Called by [`Format::make`].
-    write: fn(&Format, &Book, &Budgets) -> Made,
+    /// first, or leaves it out (a PDF over its page budget), or refuses a
+    /// book too large for one of the format's fields; it is handed its
+    /// own format, for the file's ending. Called by [`Format::make`].
+    write: fn(&Format, &Book, &Budgets) -> Result<Made, TooLarge>,
 }
 
 impl Format {
     /// Every file this format makes of `book` within `budgets`, the book
-    /// itself first, or none if it is left out.
-    pub fn make(&self, book: &Book, budgets: &Budgets) -> Made {
+    /// itself first, or none if it is left out; an error if a count or an
+    /// offset of the book has no room in the format's field for it, so
+    /// no book comes out corrupt.
+    pub fn make(&self, book: &Book, budgets: &Budgets) -> Result<Made, TooLarge> {
         (self.write)(self, book, budgets)
     }
 
@@ -167,54 +231,62 @@ impl Format {
 
 /// Every book format. The print format comes last: the print-only editions
 /// have it alone ([`Edition::print_only`]).
-pub const FORMATS: [Format; 4] = [
-    Format {
-        name: "MOBI",
-        suffix: ".mobi",
-        also: &[],
-        budget: Budget::Mobi,
-        write: |f, book, _| f.one(book, mobi::write(book)),
-    },
-    Format {
-        name: "EPUB",
-        suffix: ".epub",
-        also: &[],
-        budget: Budget::Epub,
-        write: |f, book, _| f.one(book, epub::write(book)),
-    },
-    Format {
-        name: "single HTML file",
-        suffix: "-kindle.html",
-        also: &[("its OPF", "-kindle.opf")],
-        budget: Budget::None,
-        write: kindle_source,
-    },
-    Format {
-        name: "PDF",
-        suffix: ".pdf",
-        also: &[],
-        budget: Budget::Pdf,
-        write: |f, book, budgets| {
-            let pages = pdf::pages(book.edition);
-            let files = match pages > budgets.pdf_pages {
-                true => Vec::new(),
-                false => {
-                    let bytes =
-                        pdf::write(book.edition, &pdf::Drawing::new(book.edition, book.assets));
-                    f.one(book, bytes).files
-                }
-            };
-            Made {
-                files,
-                pages: Some(pages),
+pub const FORMATS: [Format; 4] = [MOBI, EPUB, KINDLE_SOURCE, PDF];
+
+/// The MOBI (MOBI 6 and KF8 in one file), for every Kindle. Named on its
+/// own so that what speaks of the MOBI file (the home page's words, the
+/// kindlegen bench) reads its ending here, not from a copy.
+pub const MOBI: Format = Format {
+    name: "MOBI",
+    suffix: ".mobi",
+    also: &[],
+    budget: Budget::Mobi,
+    write: |f, book, _| Ok(f.one(book, mobi::write(book)?)),
+};
+
+/// The EPUB, for Send to Kindle, Kobo and the other readers.
+pub const EPUB: Format = Format {
+    name: "EPUB",
+    suffix: ".epub",
+    also: &[],
+    budget: Budget::Epub,
+    write: |f, book, _| Ok(f.one(book, epub::write(book)?)),
+};
+
+/// The Kindle source: one HTML file and its OPF, for converting yourself.
+pub const KINDLE_SOURCE: Format = Format {
+    name: "single HTML file",
+    suffix: "-kindle.html",
+    also: &[("its OPF", "-kindle.opf")],
+    budget: Budget::None,
+    write: kindle_source,
+};
+
+/// The PDF, for print; left out over `--pdf-budget` pages.
+pub const PDF: Format = Format {
+    name: "PDF",
+    suffix: ".pdf",
+    also: &[],
+    budget: Budget::Pdf,
+    write: |f, book, budgets| {
+        let pages = pdf::pages(book.edition);
+        let files = match pages > budgets.pdf_pages {
+            true => Vec::new(),
+            false => {
+                let bytes = pdf::write(book.edition, &pdf::Drawing::new(book.edition, book.assets));
+                f.one(book, bytes).files
             }
-        },
+        };
+        Ok(Made {
+            files,
+            pages: Some(pages),
+        })
     },
-];
+};
 
 /// The Kindle source, for converting yourself: the single HTML file, its
 /// OPF, and the GIFs it shows (shared between books), the cover last.
-fn kindle_source(format: &Format, book: &Book, _: &Budgets) -> Made {
+fn kindle_source(format: &Format, book: &Book, _: &Budgets) -> Result<Made, TooLarge> {
     let edition = book.edition;
     let mut files = vec![
         Format::file(edition, format.suffix, kindle_html::write(edition)),
@@ -227,7 +299,7 @@ fn kindle_source(format: &Format, book: &Book, _: &Budgets) -> Made {
             shared: true,
         });
     }
-    Made { files, pages: None }
+    Ok(Made { files, pages: None })
 }
 
 /// The formats an edition's books come in: all, or the print format
@@ -304,5 +376,52 @@ impl Budget {
             Budget::Pdf => Some("--pdf-budget"),
             Budget::None => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The code outside this module (`src/` and `xtask/src/`) names a
+    /// book's file ending only through its [`Format`]: no string there
+    /// starts or ends with one, outside comments. A second copy would go
+    /// stale when a format's ending changes.
+    #[test]
+    fn the_books_endings_are_named_only_by_their_formats() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let endings: Vec<&str> = FORMATS
+            .iter()
+            .flat_map(|f| std::iter::once(f.suffix).chain(f.also.iter().map(|(_, s)| *s)))
+            .collect();
+        // The home page is another change's: it is to read MOBI.suffix,
+        // EPUB.suffix and PDF.suffix, and then leave this list.
+        let waiting = [root.join("src/html/home.rs")];
+        let mut found = Vec::new();
+        for dir in ["src", "xtask/src"] {
+            for entry in walkdir::WalkDir::new(root.join(dir)).sort_by_file_name() {
+                let path = entry.unwrap().into_path();
+                let ours = path.starts_with(root.join("src/ebook"));
+                let rust = path.extension().is_some_and(|e| e == "rs");
+                if ours || !rust || waiting.contains(&path) {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (i, line) in text.lines().enumerate() {
+                    let code = line.trim_start();
+                    let named = endings.iter().any(|e| {
+                        code.contains(&format!("{e}\"")) || code.contains(&format!("\"{e}"))
+                    });
+                    if named && !code.starts_with("//") {
+                        found.push(format!("{}:{}: {code}", path.display(), i + 1));
+                    }
+                }
+            }
+        }
+        assert!(
+            found.is_empty(),
+            "endings named outside FORMATS:\n{}",
+            found.join("\n")
+        );
     }
 }

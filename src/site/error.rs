@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::assets::AssetError;
+use crate::ebook::TooLarge;
 use crate::output::OutputError;
 
 /// Why a build failed.
@@ -27,6 +28,15 @@ pub enum BuildError {
         /// The flag that raises it.
         flag: &'static str,
     },
+    /// A book has more of something than its format has room to count
+    /// (more records than a PalmDB file numbers): made anyway, it would
+    /// be corrupt.
+    TooLarge {
+        /// The book's path in the site.
+        file: String,
+        /// What overflowed.
+        error: TooLarge,
+    },
 }
 
 impl fmt::Display for BuildError {
@@ -39,6 +49,9 @@ impl fmt::Display for BuildError {
                 f,
                 "static/{path} has the name of a file the build makes; rename or remove it"
             ),
+            BuildError::TooLarge { file, error } => {
+                write!(f, "{file} cannot be made: {error}")
+            }
             BuildError::OverBudget {
                 file,
                 bytes,

@@ -229,7 +229,7 @@ fn the_hanoi_books_hold_every_position() {
     let (positions, play, analysed) = editions(3);
     let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
     for edition in [&play, &analysed] {
-        let book = epub::write(&Book::new(edition, &assets));
+        let book = epub::write(&Book::new(edition, &assets)).unwrap();
         let mut zip = zip::ZipArchive::new(std::io::Cursor::new(book)).unwrap();
         let (mut ids, mut links) = (Vec::new(), Vec::new());
         for i in 0..zip.len() {
@@ -252,8 +252,10 @@ fn the_hanoi_books_hold_every_position() {
         for l in &links {
             assert!(ids.contains(l) || l == "contents", "{}: #{l}", edition.slug);
         }
-        let text = String::from_utf8(mobi::read::text(&mobi::write(&Book::new(edition, &assets))))
-            .unwrap();
+        let text = String::from_utf8(mobi::read::text(
+            &mobi::write(&Book::new(edition, &assets)).unwrap(),
+        ))
+        .unwrap();
         assert_eq!(text.matches("<mbp:pagebreak/>").count(), positions.len());
         let kindle = String::from_utf8(kindle_html::write(edition)).unwrap();
         for p in &positions {
@@ -275,7 +277,7 @@ fn the_hanoi_mobi_boards_stand_on_one_base() {
         .map(|n| assets.get(&format!("{n}.gif")))
         .collect();
     for edition in [&play, &analysed] {
-        let file = mobi::write(&Book::new(edition, &assets));
+        let file = mobi::write(&Book::new(edition, &assets)).unwrap();
         let records = mobi::read::records(&file);
         let first = mobi::read::u32_at(records[0], 0x6c) as usize;
         let image = |tag: &str| records[first + tag.parse::<usize>().unwrap() - 1];
@@ -312,7 +314,10 @@ fn hanoi_book_sizes_at_every_number_of_discs() {
         let (positions, play, analysed) = editions(discs);
         for edition in [&play, &analysed] {
             let book = Book::new(edition, &assets);
-            let (m, e) = (mobi::write(&book).len(), epub::write(&book).len());
+            let (m, e) = (
+                mobi::write(&book).unwrap().len(),
+                epub::write(&book).unwrap().len(),
+            );
             eprintln!(
                 "{discs} discs, {}: {} screens, MOBI {m} bytes, EPUB {e} bytes{}",
                 edition.slug,

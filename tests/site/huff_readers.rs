@@ -357,7 +357,7 @@ fn every_reader_decodes_every_mobi_whole() {
                 .collect();
             names.push(ebook::THUMB);
             let book = Book::new(&book, &assets);
-            let file = mobi::write(&book);
+            let file = mobi::write(&book).unwrap();
             let (mobi6, _) = mobi::markup(book.edition, &names);
             let kf8 = ebook::kf8::part(&book, &names).text;
             let label = format!("{} {level:?} early draws {early_draws}", edition.slug);

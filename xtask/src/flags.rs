@@ -1,11 +1,19 @@
 //! Every flag of every command, parsed by clap in one place. Numbers are
-//! range-checked here, so a bad value is one line from clap and exit 2.
+//! range-checked here, so a bad value is one line from clap and exit 2;
+//! every number takes a negative value as its value (`--seed -1` is out
+//! of range, not an unknown flag), every path may be any name the system
+//! allows (not only UTF-8), and any other value that is not UTF-8 is
+//! refused naming its flag ([`Utf8`]).
 
+use std::ffi::{OsStr, OsString};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
+use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use tictactoe_book::editions::vs_computer;
 use tictactoe_book::games::hanoi;
+use tictactoe_book::games::tictactoe::record;
 use tictactoe_book::opponent::Level;
 use tictactoe_book::site::{Budgets, Options};
 
@@ -22,51 +30,102 @@ const MAX_BUDGET_KB: i64 = 1_000_000;
 
 /// `--out`, refused at once (exit 2, before anything is built) if it
 /// names no folder of its own, and otherwise as the build takes it:
-/// `site/.` and `site/` are `site`.
-fn out_dir(s: &str) -> Result<PathBuf, String> {
-    tictactoe_book::output::out_path(Path::new(s)).map_err(|e| e.to_string())
+/// `site/.` and `site/` are `site`. Any name the system allows, UTF-8 or
+/// not.
+fn out_dir() -> impl TypedValueParser<Value = PathBuf> {
+    OsStringValueParser::new().try_map(|s: OsString| {
+        tictactoe_book::output::out_path(Path::new(&s)).map_err(|e| e.to_string())
+    })
+}
+
+/// A value parser that refuses a value that is not UTF-8 naming its flag
+/// (clap's own parsers of text say only "invalid UTF-8 was detected in
+/// one or more arguments"), then hands it to the parser it wraps.
+#[derive(Clone)]
+pub struct Utf8<P>(pub P);
+
+impl<P: TypedValueParser> TypedValueParser for Utf8<P> {
+    type Value = P::Value;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        if value.to_str().is_none() {
+            let arg = arg.map_or_else(|| "a value".to_string(), |a| format!("'{a}'"));
+            let message = format!(
+                "invalid value '{}' for {arg}: not UTF-8",
+                value.to_string_lossy()
+            );
+            return Err(
+                clap::Error::raw(clap::error::ErrorKind::InvalidUtf8, message).with_cmd(cmd),
+            );
+        }
+        self.0.parse_ref(cmd, arg, value)
+    }
+}
+
+/// A whole number in `range`, where clap's own parser of `u64` cannot say
+/// a range: a negative number or one past `u64::MAX` is out of it.
+fn u64_in(range: RangeInclusive<u64>) -> impl TypedValueParser<Value = u64> {
+    Utf8(move |s: &str| -> Result<u64, String> {
+        let n: i128 = s.parse().map_err(|e| format!("{e}"))?;
+        u64::try_from(n)
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| format!("{s} is not in {}..={}", range.start(), range.end()))
+    })
+}
+
+/// A path, any name the system allows; an empty one is refused.
+fn path() -> clap::builder::PathBufValueParser {
+    clap::builder::PathBufValueParser::new()
 }
 
 /// The flags of `build-site`, `bench` and `screenshots`.
 #[derive(clap::Args, Clone)]
 pub struct BuildArgs {
     /// Output folder, replaced whole [default: site/ in the repository]
-    #[arg(long, value_name = "DIR", value_parser = out_dir)]
+    #[arg(long, value_name = "DIR", allow_negative_numbers = true, value_parser = out_dir())]
     pub out: Option<PathBuf>,
     /// Folder of images and the stylesheet [default: static/ in the repository]
-    #[arg(long = "static", value_name = "DIR")]
+    #[arg(long = "static", value_name = "DIR", allow_negative_numbers = true, value_parser = path())]
     pub static_dir: Option<PathBuf>,
-    /// Games against the computer (half start with the player's move)
-    #[arg(long, value_name = "N",
+    /// Games against the computer (half start with the player's move), 1 to 256
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
           default_value_t = vs_computer::Settings::default().games as u16,
-          value_parser = clap::value_parser!(u16).range(1..=256))]
+          value_parser = Utf8(clap::value_parser!(u16).range(1..=256)))]
     pub games: u16,
     /// One level for every game: easy, medium, hard or perfect [default: an even mix]
-    #[arg(long, value_name = "LEVEL", value_parser = |s: &str| s.parse::<Level>())]
+    #[arg(long, value_name = "LEVEL", allow_negative_numbers = true, value_parser = Utf8(|s: &str| s.parse::<Level>()))]
     pub level: Option<Level>,
-    /// Seeds every random choice; the same seed gives the same site
-    #[arg(long, value_name = "N", default_value_t = vs_computer::DEFAULT_SEED)]
+    /// Seeds every random choice, 0 to 18446744073709551615; the same seed gives the same site
+    #[arg(long, value_name = "N", default_value_t = vs_computer::DEFAULT_SEED,
+          allow_negative_numbers = true, value_parser = u64_in(0..=u64::MAX))]
     pub seed: u64,
     /// Largest allowed MOBI file, in KB (1,000 bytes), 1 to 1000000
-    #[arg(long, value_name = "KB",
+    #[arg(long, value_name = "KB", allow_negative_numbers = true,
           default_value_t = (Budgets::default().mobi / 1000) as u32,
-          value_parser = clap::value_parser!(u32).range(1..=MAX_BUDGET_KB))]
+          value_parser = Utf8(clap::value_parser!(u32).range(1..=MAX_BUDGET_KB)))]
     pub mobi_budget: u32,
     /// Largest allowed EPUB file, in KB (1,000 bytes), 1 to 1000000
-    #[arg(long, value_name = "KB",
+    #[arg(long, value_name = "KB", allow_negative_numbers = true,
           default_value_t = (Budgets::default().epub / 1000) as u32,
-          value_parser = clap::value_parser!(u32).range(1..=MAX_BUDGET_KB))]
+          value_parser = Utf8(clap::value_parser!(u32).range(1..=MAX_BUDGET_KB)))]
     pub epub_budget: u32,
     /// Most pages of a PDF, 1 to 1000000; a longer one is left out [default: 828, a paperback's most]
     #[arg(long, value_name = "PAGES", default_value_t = Budgets::default().pdf_pages as u32, hide_default_value = true,
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+          allow_negative_numbers = true,
+          value_parser = Utf8(clap::value_parser!(u32).range(1..=1_000_000)))]
     pub pdf_budget: u32,
     /// End every game as soon as nobody can make three in a row
     #[arg(long)]
     pub early_draws: bool,
     /// Discs of the Towers of Hanoi, 3 to 7 (7 needs larger --epub-budget and --mobi-budget)
     #[arg(long, value_name = "N", default_value_t = hanoi::Rules::default().discs, allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u8).range(i64::from(hanoi::MIN_DISCS)..=i64::from(hanoi::MAX_DISCS)))]
+          value_parser = Utf8(clap::value_parser!(u8).range(i64::from(hanoi::MIN_DISCS)..=i64::from(hanoi::MAX_DISCS))))]
     pub hanoi_discs: u8,
 }
 
@@ -80,7 +139,7 @@ pub enum Command {
     /// Redraw the e-reader square images and cover in static/.
     DrawImages {
         /// Where to write them [default: static/ in the repository]
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", allow_negative_numbers = true, value_parser = path())]
         out: Option<PathBuf>,
     },
     /// Build the site (into target/screenshots-site unless --out says
@@ -100,14 +159,15 @@ pub enum Command {
 pub struct TreeArgs {
     /// The root: a board's page id in hex, as in `two-player/<id>.html`
     /// [default: 0, the empty board]
-    #[arg(long, value_name = "ID", default_value = "0")]
+    #[arg(long, value_name = "ID", default_value = "0", allow_negative_numbers = true,
+          value_parser = Utf8(clap::builder::NonEmptyStringValueParser::new()))]
     pub from: String,
     /// How many moves below the root to go, 0 to 9
-    #[arg(long, value_name = "N", default_value_t = 9,
-          value_parser = clap::value_parser!(u8).range(0..=9))]
+    #[arg(long, value_name = "N", default_value_t = 9, allow_negative_numbers = true,
+          value_parser = Utf8(clap::value_parser!(u8).range(0..=9)))]
     pub depth: u8,
     /// Write the JSON here instead of to stdout
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", allow_negative_numbers = true, value_parser = path())]
     pub out: Option<PathBuf>,
 }
 
@@ -117,16 +177,17 @@ pub enum RecordCommand {
     /// Print the code of a game given as squares 1-9 in reading order (1
     /// top left, 9 bottom right), in play order.
     Encode {
-        /// One to nine different squares
-        #[arg(value_name = "SQUARE", required = true,
-              value_parser = clap::value_parser!(u8).range(1..=9))]
+        /// One to nine different squares, each 1 to 9
+        #[arg(value_name = "SQUARE", required = true, allow_negative_numbers = true,
+              value_parser = Utf8(clap::value_parser!(u8).range(1..=9)))]
         squares: Vec<u8>,
     },
     /// Print the squares of a code in play order, then the board, the
     /// result, its page and its bit-tac-toe state.
     Decode {
-        /// A record code, such as 4310116
-        #[arg(value_name = "CODE")]
+        /// A record code, such as 4310116, 16 to 8388607
+        #[arg(value_name = "CODE", allow_negative_numbers = true,
+              value_parser = u64_in(16..=u64::from(record::LIMIT) - 1))]
         code: u64,
     },
 }
@@ -144,21 +205,21 @@ impl BuildArgs {
     /// too), with `out` and `static_dir` for the folders: what the bench
     /// hands the builds it times. A test holds it to this struct, so a new
     /// flag cannot miss the benchmarked builds.
-    pub fn to_flags(&self, out: &Path, static_dir: &Path) -> Vec<String> {
-        let mut flags = vec![
+    pub fn to_flags(&self, out: &Path, static_dir: &Path) -> Vec<OsString> {
+        let mut flags: Vec<OsString> = vec![
             "--out".into(),
-            out.display().to_string(),
+            out.into(),
             "--static".into(),
-            static_dir.display().to_string(),
-            format!("--games={}", self.games),
-            format!("--seed={}", self.seed),
-            format!("--mobi-budget={}", self.mobi_budget),
-            format!("--epub-budget={}", self.epub_budget),
-            format!("--pdf-budget={}", self.pdf_budget),
-            format!("--hanoi-discs={}", self.hanoi_discs),
+            static_dir.into(),
+            format!("--games={}", self.games).into(),
+            format!("--seed={}", self.seed).into(),
+            format!("--mobi-budget={}", self.mobi_budget).into(),
+            format!("--epub-budget={}", self.epub_budget).into(),
+            format!("--pdf-budget={}", self.pdf_budget).into(),
+            format!("--hanoi-discs={}", self.hanoi_discs).into(),
         ];
         if let Some(level) = self.level {
-            flags.push(format!("--level={level}"));
+            flags.push(format!("--level={level}").into());
         }
         if self.early_draws {
             flags.push("--early-draws".into());
@@ -196,8 +257,8 @@ mod tests {
     use super::*;
     use clap::CommandFactory as _;
 
-    fn build_args(line: &[String]) -> BuildArgs {
-        let argv = ["cargo xtask", "build-site"].map(String::from);
+    fn build_args(line: &[OsString]) -> BuildArgs {
+        let argv = ["cargo xtask", "build-site"].map(OsString::from);
         match Cli::try_parse_from(argv.iter().chain(line))
             .unwrap()
             .command
@@ -212,7 +273,7 @@ mod tests {
     /// trip, and `to_flags` writes each flag clap knows.
     #[test]
     fn to_flags_writes_every_flag_of_build_site() {
-        let line: Vec<String> = [
+        let line: Vec<OsString> = [
             "--out=/tmp/o",
             "--static=/tmp/s",
             "--games=3",
@@ -224,7 +285,7 @@ mod tests {
             "--early-draws",
             "--hanoi-discs=5",
         ]
-        .map(String::from)
+        .map(OsString::from)
         .to_vec();
         let args = build_args(&line);
         let again = build_args(&args.to_flags(Path::new("/tmp/o"), Path::new("/tmp/s")));
@@ -235,7 +296,7 @@ mod tests {
         let written: Vec<String> = args
             .to_flags(Path::new("o"), Path::new("s"))
             .iter()
-            .filter_map(|f| f.strip_prefix("--"))
+            .filter_map(|f| f.to_str()?.strip_prefix("--"))
             .map(|f| f.split('=').next().unwrap_or(f).to_string())
             .collect();
         let cli = Cli::command();
@@ -248,5 +309,67 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every command's leaves (`record` has its own), with the words that
+    /// name each.
+    fn leaves(cmd: &clap::Command, line: Vec<String>, out: &mut Vec<(Vec<String>, clap::Command)>) {
+        if cmd.has_subcommands() {
+            for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+                let mut line = line.clone();
+                line.push(sub.get_name().to_string());
+                leaves(sub, line, out);
+            }
+        } else {
+            out.push((line, cmd.clone()));
+        }
+    }
+
+    /// Every flag and argument of every command that takes a value, given
+    /// a negative number, an empty value or one that is not UTF-8: either
+    /// takes it (a path may be any name) or refuses it with an error that
+    /// names it, never "unexpected argument '-1'" nor clap's "invalid
+    /// UTF-8 was detected" that names nothing.
+    #[test]
+    fn every_value_refused_names_its_flag() {
+        use std::os::unix::ffi::OsStrExt as _;
+        let mut all = Vec::new();
+        leaves(&Cli::command(), vec!["cargo xtask".into()], &mut all);
+        let mut checked = 0;
+        for (line, cmd) in &all {
+            for arg in cmd.get_arguments() {
+                if !arg.get_action().takes_values() || arg.get_id() == "help" {
+                    continue;
+                }
+                let name = match arg.get_long() {
+                    Some(long) => format!("--{long}"),
+                    None => format!("<{}>", arg.get_value_names().unwrap()[0]),
+                };
+                let bad = [
+                    OsStr::new("-1"),
+                    OsStr::new(""),
+                    OsStr::from_bytes(b"x\xff"),
+                ];
+                for value in bad {
+                    let mut argv: Vec<OsString> = line.iter().map(OsString::from).collect();
+                    if arg.get_long().is_some() {
+                        argv.push(name.clone().into());
+                    }
+                    argv.push(value.into());
+                    if let Err(e) = Cli::try_parse_from(&argv) {
+                        let text = e.to_string();
+                        assert!(
+                            e.kind() != clap::error::ErrorKind::UnknownArgument
+                                && text.contains(&name),
+                            "{argv:?}: {text}"
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        // build-site, bench and screenshots: 10 each; draw-images 1; tree
+        // 3; record encode and decode 1 each.
+        assert_eq!(checked, 3 * (3 * 9 + 1 + 3 + 2));
     }
 }

@@ -16,7 +16,9 @@ mod tree;
 use flags::{Cli, Command, repo_root};
 
 /// Parses the command line. A usage error is one line on stderr (clap's
-/// first line, which names the problem) and exit code 2.
+/// first paragraph, which names the problem, on one line: "the following
+/// required arguments were not provided:" and the arguments under it)
+/// and exit code 2.
 fn parse() -> Result<Cli, ExitCode> {
     Cli::try_parse().map_err(|e| {
         if !e.use_stderr() {
@@ -24,22 +26,35 @@ fn parse() -> Result<Cli, ExitCode> {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
-        let text = e.to_string();
-        let first = text
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("error");
+        let first = first_paragraph(&e.to_string());
         // The help that lists the flags: the subcommand's own.
-        let sub = std::env::args().nth(1).filter(|a| {
-            use clap::CommandFactory as _;
-            Cli::command().get_subcommands().any(|c| c.get_name() == a)
-        });
+        let sub = std::env::args_os()
+            .nth(1)
+            .and_then(|a| a.into_string().ok())
+            .filter(|a| {
+                use clap::CommandFactory as _;
+                Cli::command().get_subcommands().any(|c| c.get_name() == a)
+            });
         match sub {
             Some(sub) => eprintln!("{first} (see `cargo xtask {sub} --help`)"),
             None => eprintln!("{first} (see `cargo xtask --help`)"),
         }
         ExitCode::from(2)
     })
+}
+
+/// The first paragraph of `text` (up to its first blank line), its lines
+/// joined by spaces: clap's error without its usage and hints.
+fn first_paragraph(text: &str) -> String {
+    let lines = text.lines().skip_while(|l| l.trim().is_empty());
+    let words: Vec<&str> = lines
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    match words.is_empty() {
+        true => "error".to_string(),
+        false => words.join(" "),
+    }
 }
 
 /// Keeps the build's buffers, even the largest (a book's text, a few MB),

@@ -1280,3 +1280,160 @@ fn any_name_in_static_builds_twice_or_is_refused_before_anything_is_written() {
         assert_eq!(names(&out), before);
     }
 }
+
+/// A usage error: one line, exit 2, nothing on stdout.
+fn usage_error(args: &[&std::ffi::OsStr]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .output()
+        .unwrap();
+    let err = one_error_line(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    err
+}
+
+fn os(args: &[&str]) -> Vec<std::ffi::OsString> {
+    args.iter().map(std::ffi::OsString::from).collect()
+}
+
+/// `record encode` with no squares names what is missing, on its one line.
+#[test]
+fn a_missing_argument_is_named() {
+    let err = usage_error(&["record".as_ref(), "encode".as_ref()]);
+    assert!(
+        err.contains("required arguments were not provided: <SQUARE>"),
+        "{err}"
+    );
+    let err = usage_error(&["record".as_ref(), "decode".as_ref()]);
+    assert!(err.contains("<CODE>"), "{err}");
+}
+
+/// A negative number given after a space is a value out of range, with
+/// the range, for every number of every command (not "unexpected
+/// argument '-1' found").
+#[test]
+fn a_negative_number_is_out_of_range_with_its_range() {
+    let cases: [(&[&str], &str); 9] = [
+        (&["build-site", "--seed", "-1"], "0..=18446744073709551615"),
+        (&["build-site", "--games", "-1"], "1..=256"),
+        (&["build-site", "--mobi-budget", "-1"], "1..=1000000"),
+        (&["build-site", "--epub-budget", "-1"], "1..=1000000"),
+        (&["build-site", "--pdf-budget", "-1"], "1..=1000000"),
+        (&["bench", "--hanoi-discs", "-2"], "3..=7"),
+        (&["tree", "--depth", "-1"], "0..=9"),
+        (&["record", "encode", "5", "-1"], "1..=9"),
+        (&["record", "decode", "-3"], "16..=8388607"),
+    ];
+    for (args, range) in cases {
+        let args = os(args);
+        let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let err = usage_error(&refs);
+        let value = args.last().unwrap().to_str().unwrap();
+        assert!(
+            err.contains(&format!("{value} is not in {range}")),
+            "{args:?}: {err}"
+        );
+        let named = args[args.len() - 2].to_str().unwrap();
+        let named = match named.starts_with("--") {
+            true => named,
+            false if args[1] == "encode" => "<SQUARE>",
+            false => "<CODE>",
+        };
+        assert!(err.contains(named), "{args:?}: {err}");
+    }
+    // A seed past the largest is out of range too.
+    let err = usage_error(&[
+        "build-site".as_ref(),
+        "--seed=18446744073709551616".as_ref(),
+    ]);
+    assert!(
+        err.contains("--seed") && err.contains("0..=18446744073709551615"),
+        "{err}"
+    );
+}
+
+/// A value that is not UTF-8 names its flag, for every flag that is not
+/// a path.
+#[test]
+fn a_value_not_utf8_names_its_flag() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let bad = std::ffi::OsStr::from_bytes(b"x\xff");
+    for (args, named) in [
+        (&["build-site", "--level"][..], "--level"),
+        (&["build-site", "--games"], "--games"),
+        (&["build-site", "--seed"], "--seed"),
+        (&["screenshots", "--hanoi-discs"], "--hanoi-discs"),
+        (&["tree", "--from"], "--from"),
+        (&["tree", "--depth"], "--depth"),
+        (&["record", "encode"], "<SQUARE>"),
+        (&["record", "decode"], "<CODE>"),
+    ] {
+        let mut line: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        line.push(bad);
+        let err = usage_error(&line);
+        assert!(
+            err.contains(named) && err.contains("not UTF-8"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("x\u{fffd}"), "the value, lossily: {err}");
+    }
+}
+
+/// An empty value names its flag, exit 2, for the flags that took one
+/// before the build started.
+#[test]
+fn an_empty_value_names_its_flag() {
+    for (args, named) in [
+        (&["tree", "--from", ""][..], "--from"),
+        (&["build-site", "--out", ""], "--out"),
+        (&["build-site", "--static", ""], "--static"),
+        (&["build-site", "--level", ""], "--level"),
+        (&["tree", "--out", ""], "--out"),
+        (&["draw-images", "--out", ""], "--out"),
+    ] {
+        let line: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        let err = usage_error(&line);
+        assert!(err.contains(named), "{args:?}: {err}");
+    }
+}
+
+/// `--out` may be any name the file system allows: one that is not UTF-8
+/// is built into, and a rebuild takes it as its own; an error naming it
+/// (here `--static` missing) prints it lossily on one line.
+#[test]
+fn an_out_that_is_not_utf8_is_built_into() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join(std::ffi::OsStr::from_bytes(b"site-\xff"));
+    let args = |out: &Path| -> Vec<std::ffi::OsString> {
+        let mut a = os(&["build-site", "--games", "1", "--hanoi-discs", "3", "--out"]);
+        a.push(out.into());
+        a
+    };
+    for _ in 0..2 {
+        let run = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(args(&out))
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    assert!(out.join("index.html").is_file());
+    let mut missing = args(&out);
+    missing.push("--static".into());
+    missing.push(
+        tmp.path()
+            .join(std::ffi::OsStr::from_bytes(b"none-\xfe"))
+            .into(),
+    );
+    let run = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(&missing)
+        .output()
+        .unwrap();
+    let err = one_error_line(&run);
+    assert!(err.contains("none-\u{fffd}"), "{err}");
+}

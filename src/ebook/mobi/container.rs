@@ -3,7 +3,10 @@
 //! `BOUNDARY` between the MOBI 6 and KF8 parts, and EOF.
 
 use super::{Compression, RECORD_SIZE, TextRecords, tbs};
-use crate::ebook::kf8;
+use crate::ebook::{TooLarge, kf8};
+
+/// The most records a PalmDB file numbers: its count is 16 bits.
+pub const MAX_RECORDS: u64 = 0xffff;
 
 /// A fixed date for the PalmDB header (seconds since 1970): the 2009 post,
 /// so that builds are byte-identical.
@@ -248,13 +251,16 @@ pub(super) fn palm_name(title: &str) -> [u8; 32] {
 /// A whole MOBI file from its MOBI 6 text (as [`text_records`] makes
 /// it), image files and metadata, with a KF8 part after them if `kf8` is
 /// given, with its text as [`text_records`] makes it (its metadata is the
-/// same but for where reading starts).
+/// same but for where reading starts). Refused if a part's text is 4 GB
+/// or more (record 0 holds its length in 32 bits, and every offset into
+/// it as well), or the file too large for [`palm_db`]; an index too large
+/// for its records is refused by [`kf8::Part`]'s indexes.
 pub fn container(
     text: TextRecords,
     images: &[&[u8]],
     meta: &Metadata,
     kf8: Option<(&kf8::Part, TextRecords)>,
-) -> Vec<u8> {
+) -> Result<Vec<u8>, TooLarge> {
     // Every record number is where the record goes, counted as it is
     // pushed: from the MOBI 6 part's record 0, then from the KF8 part's.
     let TextRecords {
@@ -263,6 +269,11 @@ pub fn container(
         records: texts,
         huff,
     } = text;
+    TooLarge::check(
+        "bytes of text in the MOBI 6 part",
+        text_len,
+        u32::MAX.into(),
+    )?;
     let (text_records, huff_records) = (texts.len(), huff.len());
     let mut records = vec![Vec::new()];
     records.extend(texts);
@@ -304,6 +315,8 @@ pub fn container(
             records: mut texts,
             huff,
         } = text;
+        TooLarge::check("bytes of text in the KF8 part", len, u32::MAX.into())?;
+        TooLarge::check("bytes of text in the KF8 part", part.flow0, u32::MAX.into())?;
         // After the multibyte bytes, the TBS: a reader peels trailing
         // entries from the highest flag down.
         let trailing = tbs::trailing(&part.ncx_spans(), len, RECORD_SIZE);
@@ -319,10 +332,10 @@ pub fn container(
             records.extend(index);
             at
         };
-        let fragment = add(part.fragment_index());
-        let skeleton = add(part.skeleton_index());
-        let guide = add(part.guide_index());
-        let ncx = add(part.ncx_index());
+        let fragment = add(part.fragment_index()?);
+        let skeleton = add(part.skeleton_index()?);
+        let guide = add(part.guide_index()?);
+        let ncx = add(part.ncx_index()?);
         let fdst = here(&records);
         records.push(part.fdst());
         let flis = here(&records);
@@ -352,11 +365,45 @@ pub fn container(
         records[k] = record0(&kf8_meta, &h);
     }
     records.push(EOF.to_vec());
+    // Every record number (each part's record 0 names its records in 16
+    // or 32 bits) is below the count, checked before it is written.
+    TooLarge::check("records in a PalmDB file", records.len(), MAX_RECORDS)?;
     records[0] = record0(meta, &head);
+    palm_db(meta.title, &records)
+}
 
+/// Where each of records of these lengths starts in a PalmDB file, after
+/// the header and the record list: refused if there are more than
+/// [`MAX_RECORDS`], or if one starts past 4 GB (the list holds 32 bits).
+/// Every length or offset a record keeps of the file (EXTH lengths, the
+/// name's offset) is within it, so a file whose records all start below
+/// 4 GB and whose last is under 4 GB long overflows none.
+pub(super) fn record_offsets(lens: &[usize]) -> Result<Vec<u32>, TooLarge> {
+    let n = lens.len();
+    TooLarge::check("records in a PalmDB file", n, MAX_RECORDS)?;
+    let mut offset = 78 + 8 * n + 2;
+    let mut offsets = Vec::with_capacity(n);
+    for len in lens {
+        TooLarge::check(
+            "bytes before a record of a PalmDB file",
+            offset,
+            u32::MAX.into(),
+        )?;
+        offsets.push(offset as u32);
+        offset += len;
+    }
+    TooLarge::check("bytes in a PalmDB file", offset, u32::MAX.into())?;
+    Ok(offsets)
+}
+
+/// The PalmDB file of `records`, named after `title`: its header, the
+/// list of where each record starts ([`record_offsets`]), and the records.
+pub(super) fn palm_db(title: &str, records: &[Vec<u8>]) -> Result<Vec<u8>, TooLarge> {
+    let lens: Vec<usize> = records.iter().map(Vec::len).collect();
+    let offsets = record_offsets(&lens)?;
     let n = records.len();
     let mut out = Vec::new();
-    out.extend_from_slice(&palm_name(meta.title));
+    out.extend_from_slice(&palm_name(title));
     out.extend_from_slice(&[0; 4]); // attributes, version
     for _ in 0..3 {
         out.extend_from_slice(&PALM_DATE.to_be_bytes()); // created, modified, backed up
@@ -366,16 +413,14 @@ pub fn container(
     out.extend_from_slice(&(2 * n as u32 - 1).to_be_bytes()); // unique id seed
     out.extend_from_slice(&[0; 4]); // next record list
     out.extend_from_slice(&(n as u16).to_be_bytes());
-    let mut offset = 78 + 8 * n + 2;
-    for (i, rec) in records.iter().enumerate() {
-        out.extend_from_slice(&(offset as u32).to_be_bytes());
+    for (i, offset) in offsets.into_iter().enumerate() {
+        out.extend_from_slice(&offset.to_be_bytes());
         let uid = (2 * i as u32).to_be_bytes();
         out.extend_from_slice(&[0, uid[1], uid[2], uid[3]]);
-        offset += rec.len();
     }
     out.extend_from_slice(&[0, 0]);
-    for rec in &records {
+    for rec in records {
         out.extend_from_slice(rec);
     }
-    out
+    Ok(out)
 }

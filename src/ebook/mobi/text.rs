@@ -10,7 +10,7 @@ use crate::markup::{Grid, escape, push_ascii, write_grid};
 use crate::screen::{CellView, Edition, Target};
 
 /// Where a screen starts when a book rounds them
-/// ([`super::rounds_screens`]): at a multiple of 100, so every `filepos`
+/// ([`crate::ebook::rounds_screens`]): at a multiple of 100, so every `filepos`
 /// ends in `00`.
 const ROUND: usize = 100;
 
@@ -185,7 +185,7 @@ pub(super) fn layout(book: &Edition, images: &[&str], digits: usize) -> (Text, u
         t.text(line);
         t.push("</a></p>");
     }
-    let round = match super::rounds_screens(book) {
+    let round = match crate::ebook::rounds_screens(book) {
         true => ROUND,
         false => 1,
     };

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use tictactoe_book::assets::Assets;
-use tictactoe_book::ebook::{Book, Budgets, FORMATS};
+use tictactoe_book::ebook::{Book, Budgets, EPUB, Format, MOBI};
 use tictactoe_book::editions::vs_computer;
 use tictactoe_book::games::tictactoe::{Board, Rules};
 use tictactoe_book::graph::StateGraph;
@@ -68,28 +68,23 @@ pub fn bench(dir: &Path, options: &Options, assets: &Assets) -> anyhow::Result<(
             continue;
         }
         // The one file each of these formats makes.
-        let writer = |suffix: &str| {
-            let format = FORMATS
-                .iter()
-                .find(|f| f.suffix == suffix)
-                .expect("a format");
-            move |book: &Book| {
-                let made = format.make(book, &Budgets::default());
-                made.files.into_iter().next().expect("made").bytes
-            }
+        let write = |format: &Format| -> anyhow::Result<Vec<u8>> {
+            let made = format.make(&Book::new(&book, assets), &Budgets::default())?;
+            Ok(made.files.into_iter().next().expect("made").bytes)
         };
         let mut times = Vec::new();
         let mut mobi = Vec::new();
         for _ in 0..3 {
             let start = Instant::now();
-            mobi = writer(".mobi")(&Book::new(&book, assets));
+            mobi = write(&MOBI)?;
             times.push(start.elapsed().as_secs_f64() * 1000.0);
         }
         let (ours_ms, _) = super::stats(times);
         let stem = book.book_stem();
-        let epub = dir.join(format!("{stem}.epub"));
-        std::fs::write(&epub, writer(".epub")(&Book::new(&book, assets)))?;
-        let out = format!("{stem}.kindlegen.mobi");
+        let epub = dir.join(EPUB.file_name(&book));
+        std::fs::write(&epub, write(&EPUB)?)?;
+        // kindlegen's, beside ours: `<stem>.kindlegen.mobi`.
+        let out = format!("{stem}.kindlegen{}", MOBI.suffix);
         let start = Instant::now();
         let run = std::process::Command::new(&kindlegen)
             .arg(&epub)
