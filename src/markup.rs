@@ -100,43 +100,20 @@ pub trait Grid {
     fn image(&mut self, cell: &CellView);
     /// Closes the link opened last.
     fn end_link(&mut self);
-    /// Opens, if the format makes one, a link to `target` around the next
-    /// image, lower in a column whose move is that link
-    /// ([`Screen::column_moves`]): a tap anywhere in the column follows
-    /// it, while a screen reader, which hears the column's own link, skips
-    /// this one. Returns whether it opened one. The web makes none: its
-    /// stylesheet stretches the column's one link down the column. Nor
-    /// does the MOBI 6 part: the Kindles that read it have no touch
-    /// screen, and move a cursor from link to link, where every link more
-    /// is one more stop.
-    fn column_link(&mut self, _target: Target) -> bool {
-        false
-    }
 }
 
 /// The cells of `screen` through `grid`: row by row, each cell's image
-/// wrapped in its link if it has one, or, where each move is a whole
-/// column, in its column's ([`Grid::column_link`]).
+/// wrapped in its link if it has one.
 pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
-    let column_link = |c: usize| {
-        screen
-            .column_moves
-            .then(|| screen.rows().find_map(|row| row[c].link))
-            .flatten()
-    };
     for (r, row) in screen.rows().enumerate() {
         grid.row(r);
-        for (c, cell) in row.iter().enumerate() {
+        for cell in row {
             grid.cell();
-            let linked = match cell.link {
-                Some(target) => {
-                    grid.link(target);
-                    true
-                }
-                None => column_link(c).is_some_and(|target| grid.column_link(target)),
-            };
+            if let Some(target) = cell.link {
+                grid.link(target);
+            }
             grid.image(cell);
-            if linked {
+            if cell.link.is_some() {
                 grid.end_link();
             }
             grid.end_cell();

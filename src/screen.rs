@@ -168,7 +168,8 @@ pub struct Screen {
     /// Whether the game is over.
     pub over: bool,
     /// Whether each move is a whole column of the grid, its top cell the
-    /// link ([`Game::COLUMN_MOVES`]): books then link every cell of it.
+    /// link ([`Game::COLUMN_MOVES`]): a tap anywhere in the column
+    /// follows it.
     pub column_moves: bool,
     /// The fewest moves from the start to this position: books merge
     /// screens from the deepest up ([`Edition::for_books`]).

@@ -63,13 +63,6 @@ impl Grid for KindleGrid<'_> {
     fn end_link(&mut self) {
         self.out.push_str("</a>");
     }
-
-    fn column_link(&mut self, target: Target) -> bool {
-        self.out.push_str("<a href=\"");
-        Href(target).render_to(self.out);
-        self.out.push_str("\" aria-hidden=\"true\">");
-        true
-    }
 }
 
 /// A screen's grid as markup, written straight into the page.

@@ -75,9 +75,21 @@ body>div{{page-break-before:always;break-before:page;page-break-inside:avoid;bre
 [style*=column-width]>body>div{{break-before:column}}\
 p{{text-indent:0;margin:.3em 0}}\
 img{{width:{share}%;width:min({share}%,calc((100vmin - {room}em)/{per_cell:.3}));height:auto;border:0;vertical-align:top}}\
-h1{{font-size:1.4em}}"
+h1{{font-size:1.4em}}{}",
+        if book.column_moves { COLUMN_CSS } else { "" }
     )
 }
+
+/// Where each move is a whole column (the Towers of Hanoi's pegs): the
+/// link of the column's top cell reaches down the whole column (its
+/// padding, which moves nothing), clipped to the board, and the pictures
+/// let a tap through to it, so a tap on a disc or the bare peg follows
+/// it; a screen reader still hears one link a column. As on the web,
+/// with no link more (every cell a link of its own made the 7-disc books
+/// nearly twice as large), and without `position`, which kindlegen warns
+/// Kindles do not support. The MOBI 6 part has no stylesheet: its
+/// Kindles move a cursor from link to link.
+const COLUMN_CSS: &str = ".c{overflow:hidden}.c a{padding-bottom:100vh}.c img{pointer-events:none}.c a img{pointer-events:auto}";
 
 /// The height, in ems, a screen keeps below its board: two lines of
 /// caption (its heading and a line of text), the links after it, and the
@@ -242,8 +254,6 @@ struct EpubGrid<'a, H> {
     out: &'a mut String,
     srcs: &'a [String],
     href: &'a H,
-    /// Inside a column's hidden link: the image says nothing.
-    hidden: bool,
 }
 
 impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
@@ -261,9 +271,7 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
 
     fn image(&mut self, cell: &CellView) {
         self.out.push_str("<img alt=\"");
-        if !self.hidden {
-            escape_onto(self.out, &cell.label);
-        }
+        escape_onto(self.out, &cell.label);
         self.out.push_str("\" src=\"");
         self.out.push_str(&self.srcs[cell.image]);
         self.out.push_str("\"/>");
@@ -271,22 +279,8 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
 
     fn end_link(&mut self) {
         self.out.push_str("</a>");
-        self.hidden = false;
-    }
-
-    fn column_link(&mut self, target: Target) -> bool {
-        self.out.push_str("<a href=\"");
-        (self.href)(self.out, target);
-        self.out.push_str(HIDDEN_LINK);
-        self.hidden = true;
-        true
     }
 }
-
-/// The end of a column's link lower down its column
-/// ([`Grid::column_link`]): out of a screen reader's hearing, the
-/// column's top cell being its one link (its image needs no words).
-const HIDDEN_LINK: &str = "\" aria-hidden=\"true\">";
 
 /// A link's length as [`Layout::new`] sizes it: as if to another file,
 /// an upper bound.
@@ -298,7 +292,6 @@ pub(super) fn far_len(target: Target) -> usize {
 struct EpubGridLen<'a> {
     len: usize,
     srcs: &'a [String],
-    hidden: bool,
 }
 
 impl Grid for EpubGridLen<'_> {
@@ -313,20 +306,13 @@ impl Grid for EpubGridLen<'_> {
     }
 
     fn image(&mut self, cell: &CellView) {
-        let label = if self.hidden { "" } else { &cell.label };
-        self.len +=
-            "<img alt=\"\" src=\"\"/>".len() + escaped_len(label) + self.srcs[cell.image].len();
+        self.len += "<img alt=\"\" src=\"\"/>".len()
+            + escaped_len(&cell.label)
+            + self.srcs[cell.image].len();
     }
 
     fn end_link(&mut self) {
         self.len += "</a>".len();
-        self.hidden = false;
-    }
-
-    fn column_link(&mut self, target: Target) -> bool {
-        self.len += "<a href=\"".len() + far_len(target) + HIDDEN_LINK.len();
-        self.hidden = true;
-        true
     }
 }
 
@@ -335,11 +321,7 @@ impl Grid for EpubGridLen<'_> {
 /// rendering every screen once more only to size it cost about as much
 /// as writing it.
 pub(super) fn board_len(srcs: &[String], b: &Screen) -> usize {
-    let mut g = EpubGridLen {
-        len: 0,
-        srcs,
-        hidden: false,
-    };
+    let mut g = EpubGridLen { len: 0, srcs };
     write_grid(b, &mut g);
     let caption: usize = caption(b)
         .enumerate()
@@ -349,13 +331,21 @@ pub(super) fn board_len(srcs: &[String], b: &Screen) -> usize {
         .book_nav()
         .map(|(t, words)| " <a href=\"\">".len() + far_len(t) + escaped_len(words) + "</a>".len())
         .sum();
-    "<div id=\"\"><p>".len()
+    "<div id=\"\"".len()
+        + board_open(b).len()
         + b.target.anchor_len()
         + g.len
         + "</p><p>".len()
         + caption
         + nav
         + "</p></div>".len()
+}
+
+/// What follows a screen's id: the end of its `<div>` and the board's
+/// paragraph, of class `c` where each move is a whole column, so that
+/// the stylesheet stretches the column's link down it ([`css`]).
+fn board_open(b: &Screen) -> &'static str {
+    if b.column_moves { "\"><p class=\"c\">" } else { "\"><p>" }
 }
 
 /// One screen onto `out`, its `<div>` named `id` (the EPUB's is the
@@ -371,16 +361,8 @@ pub(super) fn board(
 ) {
     out.push_str("<div id=\"");
     out.push_str(id);
-    out.push_str("\"><p>");
-    write_grid(
-        b,
-        &mut EpubGrid {
-            out,
-            srcs,
-            href,
-            hidden: false,
-        },
-    );
+    out.push_str(board_open(b));
+    write_grid(b, &mut EpubGrid { out, srcs, href });
     out.push_str("</p><p>");
     for (i, line) in caption(b).enumerate() {
         if i > 0 {

@@ -53,22 +53,27 @@ fn moves_left(discs: u8, positions: &[Hanoi]) -> BTreeMap<Hanoi, u32> {
 }
 
 /// The moves left after selecting `peg` on `p`, with best play, counting
-/// the move this selection makes or completes: a drop (or putting back)
-/// lands on a whole position; a lift goes on to the best of its drops,
-/// or to putting the disc back.
+/// the move this selection makes or completes: a drop lands on a whole
+/// position, a move more; putting a lifted disc back is no move; a lift
+/// goes on to the best of its drops (putting the disc back again finishes
+/// nothing).
 fn after(p: Hanoi, peg: u8, dist: &BTreeMap<Hanoi, u32>) -> u32 {
     let next = p.play(peg).unwrap();
-    1 + match next.lifted() {
-        Some(_) => next
+    match (p.lifted(), next.lifted()) {
+        (None, Some(_)) => next
             .moves()
-            .map(|to| dist[&next.play(to).unwrap()])
+            .map(|to| next.play(to).unwrap())
+            .filter(|&down| down != p)
+            .map(|down| 1 + dist[&down])
             .min()
             .unwrap(),
-        None => dist[&next],
+        (Some(from), None) if from == peg => dist[&next],
+        _ => 1 + dist[&next],
     }
 }
 
-/// The count a position's heading gives: its own fewest moves left.
+/// The count a position's heading gives: its own fewest moves left (with
+/// a disc lifted, putting it back costs nothing).
 fn left_here(p: Hanoi, dist: &BTreeMap<Hanoi, u32>) -> u32 {
     match p.lifted() {
         None => dist[&p],
@@ -116,8 +121,14 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                 assert!(!alt.contains('/') && !alt.contains('^'), "{path}: {alt}");
                 let mut want = Hanoi::IMAGES[p.face(i).image];
                 let count = p.play(peg).ok().map(|_| after(p, peg, &dist));
-                if is_analysis && i < 3 && want == "ha" && count.is_some() && count == best {
-                    want = "hab";
+                if is_analysis && i < 3 && count.is_some() && count == best {
+                    // The best pegs framed: the air, or the lifted disc
+                    // (putting it back is always among the best).
+                    if want == "ha" {
+                        want = "hab";
+                    } else if let Some(d) = want.strip_prefix("hl") {
+                        want = Hanoi::IMAGES.iter().find(|n| n[2..] == *d && n.starts_with("hf")).unwrap();
+                    }
                 }
                 assert_eq!(src, format!("{want}.svg"), "{path} cell {i}");
                 let link = im
@@ -148,6 +159,13 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                     let there: String = doc.select(&h1).next().unwrap().text().collect();
                     let says = match there.rsplit_once(": ") {
                         _ if there == "Solved" => "solves the puzzle".to_string(),
+                        // A lift: what the best way to finish its move
+                        // leaves, one move fewer than that way's count.
+                        Some(_) if p.lifted().is_none() => match count.unwrap() - 1 {
+                            0 => "moving from it solves the puzzle".to_string(),
+                            1 => "moving from it leaves 1 move".to_string(),
+                            n => format!("moving from it leaves {n} moves"),
+                        },
                         Some((_, left)) => {
                             let left = left.strip_suffix(" left with best play").unwrap();
                             format!("leaves {left}")
@@ -167,7 +185,9 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
             if let Some(from) = p.lifted() {
                 let top = p.top(from).unwrap();
                 let src = imgs[usize::from(from)].value().attr("src").unwrap();
-                assert_eq!(src, format!("hl{}.svg", top + 1), "{path}");
+                // Framed in the analysis: putting it back is best.
+                let lifted = if is_analysis { "hf" } else { "hl" };
+                assert_eq!(src, format!("{lifted}{}.svg", top + 1), "{path}");
                 let on_pegs = imgs[3..]
                     .iter()
                     .filter(|i| {
