@@ -1249,18 +1249,22 @@ fn a_copied_site_that_differs_is_refused_naming_the_path() {
             symlink(e, c.join("elsewhere")).unwrap()
         }),
     ];
-    for (n, (path, why, change)) in cases.into_iter().enumerate() {
-        let copy = tmp.path().join(format!("copy{n}"));
-        cp("-a", &out, &copy);
+    // One copy, each change made and then undone: the path put back as
+    // the original holds it.
+    let copy = tmp.path().join("copy");
+    cp("-a", &out, &copy);
+    // The lock, which any build makes beside its output first.
+    std::fs::write(tmp.path().join(".copy.lock"), "").unwrap();
+    let args = [
+        "build-site",
+        "--games",
+        "1",
+        "--out",
+        copy.to_str().unwrap(),
+    ];
+    for (path, why, change) in cases {
         change(&copy, &elsewhere);
         let before = (names(tmp.path()), snapshot(&copy), snapshot(&elsewhere));
-        let args = [
-            "build-site",
-            "--games",
-            "1",
-            "--out",
-            copy.to_str().unwrap(),
-        ];
         let err = one_error_line(&xtask_within(60, &args));
         let named = format!("{} {why}", copy.join(path).display());
         assert!(
@@ -1268,19 +1272,27 @@ fn a_copied_site_that_differs_is_refused_naming_the_path() {
             "{err}"
         );
         let after = (names(tmp.path()), snapshot(&copy), snapshot(&elsewhere));
-        assert_eq!(after, before, "{path}: nothing changed");
+        assert!(after == before, "{path}: nothing changed");
+        let p = copy.join(path);
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&p).unwrap(),
+            Ok(_) => std::fs::remove_file(&p).unwrap(),
+            Err(_) => {}
+        }
+        if out.join(path).exists() {
+            cp("-a", &out.join(path), &p);
+        }
     }
     // A copy whose marker fails its own check is damaged, as anywhere.
-    let copy = tmp.path().join("copy-damaged");
-    cp("-a", &out, &copy);
     let marker = copy.join(".tictactoe-book");
     let text = std::fs::read_to_string(&marker).unwrap();
-    std::fs::write(
-        &marker,
-        text.replacen("two-player/0.html", "two-player/1.html", 1),
-    )
-    .unwrap();
+    let edited = text.replacen("two-player/0.html", "two-player/1.html", 1);
+    std::fs::write(&marker, edited).unwrap();
     refuses_for_its_marker(&copy, "1");
+    // Put back, the copy is whole again, and taken.
+    std::fs::write(&marker, text).unwrap();
+    let said = String::from_utf8(succeeds(&args).stdout).unwrap();
+    assert!(said.contains(TAKEN), "{said}");
 }
 
 /// `--out` paths that name no folder of their own are refused by the flag
