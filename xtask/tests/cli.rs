@@ -1215,7 +1215,10 @@ fn a_copied_site_that_differs_is_refused_naming_the_path() {
     let elsewhere = tmp.path().join("elsewhere");
     cp("-a", &out.join("two-player"), &elsewhere);
     let page = "two-player/0.html";
-    let cases: [(&str, &str, fn(&Path, &Path)); 7] = [
+    // A path, how it differs, and the change that makes it (in the copy,
+    // with `elsewhere`).
+    type Case = (&'static str, &'static str, fn(&Path, &Path));
+    let cases: [Case; 7] = [
         (page, "does not hold the bytes its marker lists", |c, _| {
             let p = c.join("two-player/0.html");
             let mut bytes = std::fs::read(&p).unwrap();
