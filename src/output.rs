@@ -212,7 +212,11 @@ fn check_copy(out: &Path, listed: &List) -> Result<(), OutputError> {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 differs.push((format!("{d}/"), "is missing"))
             }
-            Err(_) => differs.push((format!("{d}/"), "is not a folder")),
+            // A link (`O_NOFOLLOW`) or a file in a folder's place.
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
+                differs.push((format!("{d}/"), "is not a folder"))
+            }
+            Err(_) => differs.push((format!("{d}/"), "cannot be read")),
         }
     }
     let files: Vec<(&String, &Option<u64>)> =
@@ -1804,7 +1808,7 @@ mod tests {
             assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
         };
         type Change = fn(&Path, &Path, &dyn Fn(&Path));
-        let cases: [(&str, &str, Change); 10] = [
+        let cases: [(&str, &str, Change); 11] = [
             ("index.html", "does not hold", |c, _, _| {
                 fs::write(c.join("index.html"), "ONE").unwrap()
             }),
@@ -1829,6 +1833,10 @@ mod tests {
             ("a/b/c.html", "is not a regular file", |c, _, _| {
                 fs::remove_file(c.join("a/b/c.html")).unwrap();
                 fs::create_dir(c.join("a/b/c.html")).unwrap();
+            }),
+            ("a/b", "is not a folder", |c, _, _| {
+                fs::remove_dir_all(c.join("a/b")).unwrap();
+                fs::write(c.join("a/b"), "one").unwrap();
             }),
             ("a/link", "not made by this tool", |c, e, _| {
                 symlink(e, c.join("a/link")).unwrap()
