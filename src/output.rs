@@ -87,6 +87,10 @@ pub enum OutputError {
     /// The output's marker does not prove itself (emptied, cut short,
     /// edited): the marker's path, and what is wrong with it.
     Damaged(PathBuf, &'static str),
+    /// The output's marker was written in another folder, and the folder
+    /// does not hold exactly what it lists: the output, the first path
+    /// that differs, and how.
+    CopyDiffers(PathBuf, PathBuf, &'static str),
     /// Two files of one name, or a file and a folder: the path.
     Twice(String),
     /// A file of `static/` could not be copied: its path and the error.
@@ -139,6 +143,14 @@ impl fmt::Display for OutputError {
                  and changes nothing; move the folder aside (or delete it) and build again",
                 p.display()
             ),
+            OutputError::CopyDiffers(out, p, why) => write!(
+                f,
+                "{} holds a marker written in another folder (a copy or a restore), and {} {why}, \
+                 so the build cannot tell its own files from yours and changes nothing; \
+                 move the folder aside (or delete it) and build again",
+                out.display(),
+                p.display()
+            ),
             OutputError::Twice(p) => write!(f, "the build makes {p} twice"),
             OutputError::Copy(p, e) => write!(f, "cannot copy {}: {e}", p.display()),
             OutputError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
@@ -157,12 +169,110 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
     move |e| OutputError::Io(path.to_path_buf(), e)
 }
 
-/// Reads the marker of the output at `out`: a damaged one is an error.
+/// Reads the marker of the output at `out`: a damaged one is an error, and
+/// so is one written in another folder unless the folder holds exactly
+/// what it lists ([`check_copy`]).
 fn read_marker(out: &Path) -> Result<Option<OldMarker>, OutputError> {
-    OldMarker::read(out).map_err(|e| match e {
+    let old = OldMarker::read(out).map_err(|e| match e {
         MarkerError::Io(e) => OutputError::Io(out.join(MARKER), e),
         MarkerError::Damaged(why) => OutputError::Damaged(out.join(MARKER), why),
-    })
+    })?;
+    if let Some(old @ OldMarker { copied: true, .. }) = &old {
+        let Made::Listed(listed) = &old.made else {
+            unreachable!("only this version's marker names a folder")
+        };
+        check_copy(out, listed)?;
+    }
+    Ok(old)
+}
+
+/// For the output at `out`, whose marker was written in another folder and
+/// lists `listed`: whether nothing of a user's can be lost by taking the
+/// folder as this tool's. Every listed path must be there, of its kind (a
+/// folder, or a regular file; never a link), each file the marker gives a
+/// checksum of holding bytes of that checksum (every one is read), and
+/// nothing else may be in the folder but the marker. Otherwise the error
+/// names the first path, in sorted order, that differs. Nothing that is
+/// not a regular file is opened but folders, and no link is followed.
+fn check_copy(out: &Path, listed: &List) -> Result<(), OutputError> {
+    const FOREIGN: &str = "was not made by this tool";
+    // Every listed folder, and the root, opened once, one name a step.
+    let mut folders: Vec<&str> = listed.keys().filter_map(|k| k.strip_suffix('/')).collect();
+    folders.push("");
+    folders.sort_unstable();
+    let opened = crate::par::map(&folders, |d| walk::open_below(out, d));
+    let mut differs: Vec<(String, &'static str)> = Vec::new();
+    let mut open: FxHashMap<&str, OwnedFd> = FxHashMap::default();
+    for (d, fd) in folders.iter().zip(opened) {
+        match fd {
+            Ok(fd) => {
+                open.insert(d, fd);
+            }
+            Err(e) if d.is_empty() => return Err(OutputError::Io(out.to_path_buf(), e)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                differs.push((format!("{d}/"), "is missing"))
+            }
+            // A link (`O_NOFOLLOW`) or a file in a folder's place.
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
+                differs.push((format!("{d}/"), "is not a folder"))
+            }
+            Err(_) => differs.push((format!("{d}/"), "cannot be read")),
+        }
+    }
+    let files: Vec<(&String, &Option<u64>)> =
+        listed.iter().filter(|(k, _)| !k.ends_with('/')).collect();
+    let checked = crate::par::map(&files, |(path, sum)| {
+        let (d, name) = path.rsplit_once('/').unwrap_or(("", path));
+        // A file in a folder that differs is named by its folder.
+        let folder = open.get(d)?;
+        let why = match CString::new(name) {
+            Ok(name) => reuse::holds_listed(folder, &name, **sum).err()?,
+            Err(_) => "is missing",
+        };
+        Some(((*path).clone(), why))
+    });
+    differs.extend(checked.into_iter().flatten());
+    // Anything else, anywhere below: a top-level entry a job.
+    let root = Folder::open(out).map_err(io_err(out))?;
+    let tops = root.entries().map_err(io_err(out))?;
+    let found = crate::par::map(&tops, |top| {
+        let first = |a: Option<(String, &'static str)>, k: &str, why| match a {
+            Some(a) if a.0.as_str() < k => Some(a),
+            _ => Some((k.to_string(), why)),
+        };
+        let (mut foreign, mut unread) = (None, None);
+        let walked = root.walk(
+            top,
+            "",
+            &mut |_, _, k| {
+                if k != MARKER && !listed.contains_key(k) {
+                    foreign = first(foreign.take(), k, FOREIGN);
+                }
+                Ok::<(), ()>(())
+            },
+            &mut |k, _| {
+                unread = first(unread.take(), k, "cannot be read");
+                Ok(())
+            },
+        );
+        debug_assert!(walked.is_ok(), "nothing stops the walk");
+        foreign.into_iter().chain(unread).min()
+    });
+    differs.extend(found.into_iter().flatten());
+    // A listed path is named for how it differs, not as the foreign entry
+    // in its place (a link where a folder was, a folder where a file was).
+    let first = differs.into_iter().min_by(|(a, why_a), (b, why_b)| {
+        let a = (a.trim_end_matches('/'), *why_a == FOREIGN);
+        a.cmp(&(b.trim_end_matches('/'), *why_b == FOREIGN))
+    });
+    match first {
+        Some((k, why)) => Err(OutputError::CopyDiffers(
+            out.to_path_buf(),
+            path_of(out, &k),
+            why,
+        )),
+        None => Ok(()),
+    }
 }
 
 /// An output folder split into the folder it sits in and its own name.
@@ -386,6 +496,10 @@ pub struct Committed {
     /// Whether the old output was already this build's, byte for byte, and
     /// stays as it was: nothing was written.
     pub unchanged: bool,
+    /// Whether the old output's marker was written in another folder (a
+    /// copy or a restore of a whole site) and the folder held exactly what
+    /// it lists, so it was taken and replaced: the user is told, once.
+    pub took_copy: bool,
     /// A line for each path of the old output that could not be removed,
     /// or stale staging folder that could not be cleared.
     pub warnings: Vec<String>,
@@ -578,10 +692,11 @@ impl Staging {
         let lock = open_lock(&lock_path)?;
         lock.lock().map_err(io_err(&lock_path))?;
         staging.lock = Some(lock);
-        // A damaged marker refuses the build before anything is made. One
-        // that cannot be read now is read again at the swap.
+        // A damaged marker, or a copy that holds what its marker does not
+        // list, refuses the build before anything is made. One that cannot
+        // be read now is read again at the swap.
         let old = match read_marker(&staging.place.out) {
-            Err(e @ OutputError::Damaged(..)) => return Err(e),
+            Err(e @ (OutputError::Damaged(..) | OutputError::CopyDiffers(..))) => return Err(e),
             read => read.unwrap_or(None),
         };
         staging.warnings = sweep_stale_staging(&staging.place);
@@ -891,17 +1006,19 @@ impl Staging {
     pub fn commit(mut self) -> Result<Committed, OutputError> {
         let result = self.swap_in();
         let mut warnings = std::mem::take(&mut self.warnings);
-        let (unchanged, left) = result?;
+        let (unchanged, took_copy, left) = result?;
         warnings.extend(left);
         self.committed = true;
         Ok(Committed {
             unchanged,
+            took_copy,
             warnings,
         })
     }
 
-    /// Whether the old output stays as it was, and the warnings.
-    fn swap_in(&mut self) -> Result<(bool, Vec<String>), OutputError> {
+    /// Whether the old output stays as it was, whether it was a copy taken
+    /// as this tool's, and the warnings.
+    fn swap_in(&mut self) -> Result<(bool, bool, Vec<String>), OutputError> {
         let out = &self.place.out;
         let progress = self.progress.get_mut().expect("no writer left");
         check_target(out)?;
@@ -924,6 +1041,9 @@ impl Staging {
                 }
             }
         };
+        // A copy has no time, so it is never kept as it is: the swap gives
+        // the output a marker that names its own folder.
+        let took_copy = old.as_ref().is_some_and(|old| old.copied);
         if let Some(unchanged) = progress.unchanged.take() {
             let already = old.as_ref().is_some_and(|old| {
                 check_foreign(out, old, &progress.made, false).is_ok()
@@ -937,7 +1057,7 @@ impl Staging {
                     let old = old.as_ref().expect("already");
                     Staging::retime(&self.place, self.begun, old, &progress.made);
                 }
-                return Ok((true, Vec::new()));
+                return Ok((true, false, Vec::new()));
             }
             progress.unchanged = Some(unchanged);
             let earlier = progress.stage(&self.dir)?;
@@ -962,11 +1082,12 @@ impl Staging {
         // it: an edit made meanwhile would look as old as those changes.
         // The next build reads those files instead of trusting their time.
         match swap(&self.dir, out, &self.place).map_err(|e| OutputError::Io(out.clone(), e))? {
-            None => Ok((false, Vec::new())),
+            None => Ok((false, took_copy, Vec::new())),
             Some(old_at) => {
                 let old = old.map_or(Made::Listed(List::default()), |old| old.made);
                 Ok((
                     false,
+                    took_copy,
                     remove_old(&old_at, &old, &progress.made, &self.place),
                 ))
             }
@@ -992,13 +1113,14 @@ fn stamp(file: &fs::File) -> io::Result<Time> {
 }
 
 /// Whether the old output, whose marker is `old`, is already what the
-/// build made: its marker proves itself and lists what the build made,
-/// with the same checksums (and `check_foreign` found nothing else
-/// there), and each of its files is
-/// still the one found to hold the new bytes (`unchanged`: every file, as
-/// the build found no change).
+/// build made: its marker proves itself, names this folder (a copy's is
+/// replaced, to name its own) and lists what the build made, with the
+/// same checksums (and `check_foreign` found nothing else there), and each
+/// of its files is still the one found to hold the new bytes (`unchanged`:
+/// every file, as the build found no change).
 fn is_already(old: &OldMarker, made: &List, unchanged: &[Unchanged]) -> bool {
     old.written.is_some()
+        && !old.copied
         && matches!(&old.made, Made::Listed(list) if list == made)
         && crate::par::map(unchanged, |u| {
             let old = u.folder.old.as_ref().expect("found in the old output");
@@ -1598,16 +1720,171 @@ mod tests {
         publish(&reference, &files("one")).unwrap();
         fs::copy(reference.join(MARKER), public.join(MARKER)).unwrap();
         let e = publish(&public, &files("one")).unwrap_err();
-        assert!(matches!(e, OutputError::Damaged(..)), "{e}");
+        // Not damaged: the marker proves itself, but the folder does not
+        // hold what it lists (`a/` first, in sorted order).
+        let OutputError::CopyDiffers(_, first, why) = &e else {
+            panic!("{e}")
+        };
+        assert_eq!((first, *why), (&public.join("a"), "is missing"), "{e}");
         assert!(e.to_string().contains("another folder"), "{e}");
+        // Even with every listed path there, a file of the user's bytes.
+        fs::create_dir_all(public.join("a/b")).unwrap();
+        fs::write(public.join("a/b/c.html"), "one").unwrap();
+        let e = publish(&public, &files("one")).unwrap_err();
+        assert!(e.to_string().contains("index.html does not hold"), "{e}");
         assert_eq!(
             fs::read_to_string(public.join("index.html")).unwrap(),
             "mine"
         );
-        // A copy of a whole output is another folder too; a rename is not.
+        assert_eq!(names(tmp.path()), [".pub.lock", ".ref.lock", "pub", "ref"]);
+        // A rename keeps the folder.
         let moved = tmp.path().join("moved");
         fs::rename(&reference, &moved).unwrap();
         publish(&moved, &files("two")).unwrap();
+    }
+
+    /// Copies the folder `from` to `to` with `cp` and `flags`.
+    fn cp(flags: &str, from: &Path, to: &Path) {
+        let status = std::process::Command::new("cp")
+            .arg(flags)
+            .arg(from)
+            .arg(to)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Builds `files` into `out`, returning what the commit did.
+    fn build(out: &Path, files: &[OutFile]) -> Result<Committed, OutputError> {
+        let staging = Staging::begin(out)?;
+        staging.write(files)?;
+        staging.commit()
+    }
+
+    #[test]
+    fn a_whole_copy_is_taken_and_then_names_its_own_folder() {
+        for flags in ["-a", "-r"] {
+            let tmp = tempfile::tempdir().unwrap();
+            let (original, copy) = (tmp.path().join("site"), tmp.path().join("copy"));
+            publish(&original, &files("one")).unwrap();
+            let before = fs::read(original.join(MARKER)).unwrap();
+            cp(flags, &original, &copy);
+            let taken = build(&copy, &files("one")).unwrap();
+            assert!(taken.took_copy && !taken.unchanged, "{flags}");
+            let marker = OldMarker::read(&copy).unwrap().unwrap();
+            assert!(!marker.copied && marker.written.is_some(), "{flags}");
+            assert_eq!(fs::read_to_string(copy.join("a/b/c.html")).unwrap(), "one");
+            assert_eq!(names(&copy), names(&original));
+            assert_eq!(
+                names(tmp.path()),
+                [".copy.lock", ".site.lock", "copy", "site"]
+            );
+            // Now its own: the next build keeps it as it is.
+            let again = build(&copy, &files("one")).unwrap();
+            assert!(again.unchanged && !again.took_copy, "{flags}");
+            // The original is untouched.
+            assert_eq!(fs::read(original.join(MARKER)).unwrap(), before);
+            // A copy taken with a change is built as the new files say.
+            let other = tmp.path().join("other");
+            cp(flags, &original, &other);
+            let taken = build(&other, &files("two")).unwrap();
+            assert!(taken.took_copy, "{flags}");
+            assert_eq!(fs::read_to_string(other.join("index.html")).unwrap(), "two");
+        }
+    }
+
+    #[test]
+    fn a_copy_that_differs_anywhere_is_refused_naming_the_path() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let original = tmp.path().join("site");
+        publish(&original, &files("one")).unwrap();
+        let elsewhere = tmp.path().join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        fs::write(elsewhere.join("c.html"), "one").unwrap();
+        let fifo = |p: &Path| {
+            let c = CString::new(p.as_os_str().as_bytes()).unwrap();
+            // SAFETY: a NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        };
+        type Change = fn(&Path, &Path, &dyn Fn(&Path));
+        let cases: [(&str, &str, Change); 11] = [
+            ("index.html", "does not hold", |c, _, _| {
+                fs::write(c.join("index.html"), "ONE").unwrap()
+            }),
+            ("index.html", "is missing", |c, _, _| {
+                fs::remove_file(c.join("index.html")).unwrap()
+            }),
+            ("a/b/mine.txt", "not made by this tool", |c, _, _| {
+                fs::write(c.join("a/b/mine.txt"), "mine").unwrap()
+            }),
+            ("a/b/c.html", "is not a regular file", |c, e, _| {
+                fs::remove_file(c.join("a/b/c.html")).unwrap();
+                symlink(e.join("c.html"), c.join("a/b/c.html")).unwrap();
+            }),
+            ("a/b", "is not a folder", |c, e, _| {
+                fs::remove_dir_all(c.join("a/b")).unwrap();
+                symlink(e, c.join("a/b")).unwrap();
+            }),
+            ("a/b/c.html", "is not a regular file", |c, _, fifo| {
+                fs::remove_file(c.join("a/b/c.html")).unwrap();
+                fifo(&c.join("a/b/c.html"));
+            }),
+            ("a/b/c.html", "is not a regular file", |c, _, _| {
+                fs::remove_file(c.join("a/b/c.html")).unwrap();
+                fs::create_dir(c.join("a/b/c.html")).unwrap();
+            }),
+            ("a/b", "is not a folder", |c, _, _| {
+                fs::remove_dir_all(c.join("a/b")).unwrap();
+                fs::write(c.join("a/b"), "one").unwrap();
+            }),
+            ("a/link", "not made by this tool", |c, e, _| {
+                symlink(e, c.join("a/link")).unwrap()
+            }),
+            ("a/b/.tictactoe-book", "not made by this tool", |c, _, _| {
+                fs::copy(c.join(MARKER), c.join("a/b").join(MARKER)).unwrap();
+            }),
+            // Grown by a byte: every file is read, not known by its length.
+            ("a/b/c.html", "does not hold", |c, _, _| {
+                fs::write(c.join("a/b/c.html"), "onf").unwrap()
+            }),
+        ];
+        for (n, (path, why, change)) in cases.into_iter().enumerate() {
+            let copy = tmp.path().join(format!("copy{n}"));
+            cp("-a", &original, &copy);
+            change(&copy, &elsewhere, &fifo);
+            let before = snapshot(&copy);
+            let e = build(&copy, &files("two")).unwrap_err();
+            let OutputError::CopyDiffers(_, first, said) = &e else {
+                panic!("{path}: {e}")
+            };
+            assert_eq!(first, &copy.join(path), "{e}");
+            assert!(said.contains(why), "{path}: {e}");
+            assert_eq!(snapshot(&copy), before, "{path}: nothing changed");
+            assert_eq!(fs::read(elsewhere.join("c.html")).unwrap(), b"one");
+        }
+        let mut left = names(tmp.path());
+        left.retain(|n| n.starts_with(".copy") && !n.ends_with(".lock"));
+        assert!(left.is_empty(), "{left:?}");
+    }
+
+    /// Every path below `dir`, not following links, with a regular file's
+    /// bytes.
+    fn snapshot(dir: &Path) -> Vec<(PathBuf, Option<Vec<u8>>)> {
+        let mut all = Vec::new();
+        let mut todo = vec![dir.to_path_buf()];
+        while let Some(d) = todo.pop() {
+            for e in fs::read_dir(&d).unwrap().flatten() {
+                let t = e.file_type().unwrap();
+                if t.is_dir() {
+                    todo.push(e.path());
+                }
+                let bytes = t.is_file().then(|| fs::read(e.path()).unwrap());
+                all.push((e.path(), bytes));
+            }
+        }
+        all.sort();
+        all
     }
 
     #[test]

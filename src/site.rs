@@ -468,6 +468,7 @@ pub fn build(options: &Options) -> Result<Report, BuildError> {
         || staging.commit(),
     )?;
     report.unchanged = committed.unchanged;
+    report.took_copy = committed.took_copy;
     report.warnings = committed.warnings;
     report.timings = timings;
     Ok(report)

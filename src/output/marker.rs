@@ -6,10 +6,14 @@
 //! the count of its paths, the time the build wrote the site, the identity
 //! of the folder it was written in ([`Identity`]) and the name of the
 //! output it was made for, and a checksum of all of it: a marker that was
-//! emptied, cut short or edited, or copied into another folder, is found
-//! damaged and the build refuses to touch the folder. The time is the
-//! marker's own word, not the file's modification time, which touching,
-//! copying or restoring the file changes.
+//! emptied, cut short or edited is found damaged and the build refuses to
+//! touch the folder. One that proves itself but names another folder (a
+//! copy of a whole site, a restore, or a marker copied among someone
+//! else's files) is read as [`OldMarker::copied`], trusted by no time, and
+//! taken only once the folder is found to hold exactly what it lists
+//! (`output::check_copy`). The time is the marker's own word, not the
+//! file's modification time, which touching, copying or restoring the file
+//! changes.
 //!
 //! Every path and name is written escaped ([`escape_into`]): a backslash,
 //! a control character or a byte that is not UTF-8 as `\xHH`, so each line
@@ -137,6 +141,13 @@ pub(super) struct OldMarker {
     /// For this version's marker, the folder it was written in and the
     /// name of the output it was made for.
     pub(super) belongs: Option<(Identity, Vec<u8>)>,
+    /// Whether it was written in another folder than the one it is in: a
+    /// copy or a restore of a whole site, or a marker copied into a folder
+    /// of someone else's files. Its list says what the tool made there
+    /// only if the folder holds exactly that, every file with its
+    /// checksum, which the caller checks before it takes the folder; its
+    /// time is not trusted (`written` is `None`).
+    pub(super) copied: bool,
 }
 
 /// Why a marker cannot be read as one.
@@ -144,26 +155,26 @@ pub(super) struct OldMarker {
 pub(super) enum MarkerError {
     /// It could not be read.
     Io(io::Error),
-    /// It does not prove itself, or not that it belongs: what is wrong.
+    /// It does not prove itself: what is wrong.
     Damaged(&'static str),
 }
 
 impl OldMarker {
     /// Reads `dir`'s marker; `None` when it has none (or it is not a plain
-    /// file). A marker that does not prove itself, or that was written in
-    /// another folder, and is not exactly what an earlier version wrote,
-    /// is [`MarkerError::Damaged`].
+    /// file). A marker that does not prove itself, and is not exactly what
+    /// an earlier version wrote, is [`MarkerError::Damaged`]; one that
+    /// proves itself but was written in another folder is
+    /// [`OldMarker::copied`], with no time.
     pub(super) fn read(dir: &Path) -> Result<Option<OldMarker>, MarkerError> {
         let Some(text) = read_text(dir).map_err(MarkerError::Io)? else {
             return Ok(None);
         };
-        let parsed = parse(&text).map_err(MarkerError::Damaged)?;
+        let mut parsed = parse(&text).map_err(MarkerError::Damaged)?;
         if let Some((folder, _)) = &parsed.belongs {
             let here = Identity::of_path(dir).map_err(MarkerError::Io)?;
             if *folder != here {
-                return Err(MarkerError::Damaged(
-                    "it was written in another folder: copied or restored from elsewhere",
-                ));
+                parsed.copied = true;
+                parsed.written = None;
             }
         }
         Ok(Some(parsed))
@@ -208,6 +219,7 @@ fn parse(text: &str) -> Result<OldMarker, &'static str> {
             made,
             written: None,
             belongs: None,
+            copied: false,
         })
     };
     if text.is_empty() {
@@ -263,6 +275,7 @@ fn parse(text: &str) -> Result<OldMarker, &'static str> {
         made: Made::Listed(list),
         written: Some(written),
         belongs,
+        copied: false,
     })
 }
 
@@ -753,13 +766,18 @@ mod tests {
         assert_ne!(id, Identity::of_path(&b).unwrap());
         fs::write(a.join(MARKER), marker_text(&list(), (5, 6), id, b"a")).unwrap();
         assert!(OldMarker::read(&a).unwrap().is_some());
+        let here = OldMarker::read(&a).unwrap().unwrap();
+        assert!(!here.copied && here.written == Some((5, 6)));
         fs::copy(a.join(MARKER), b.join(MARKER)).unwrap();
-        let copied = OldMarker::read(&b).err().unwrap();
-        assert!(matches!(copied, MarkerError::Damaged(w) if w.contains("another folder")));
+        // Not damaged: copied, with its list, and no time to trust.
+        let copied = OldMarker::read(&b).unwrap().unwrap();
+        assert!(copied.copied && copied.written.is_none());
+        assert!(matches!(&copied.made, Made::Listed(l) if *l == list()));
         // A rename keeps the folder, and so its marker.
         let c = tmp.path().join("c");
         fs::rename(&a, &c).unwrap();
-        assert!(OldMarker::read(&c).unwrap().is_some());
+        let renamed = OldMarker::read(&c).unwrap().unwrap();
+        assert!(!renamed.copied && renamed.written == Some((5, 6)));
     }
 
     #[test]

@@ -20,6 +20,11 @@
 //! link if it differs). The old output is only read: until the swap it
 //! stays exactly as it was, and a failed build drops the second names with
 //! the staging folder.
+//!
+//! A site copied from another folder is first read whole here
+//! ([`holds_listed`]): each listed file must be a regular file holding
+//! bytes of its checksum before the copy is taken; its marker gives no
+//! time, so every file is then read again to be kept.
 
 use std::ffi::CStr;
 use std::fs;
@@ -160,6 +165,54 @@ pub(super) fn same_as_file(old: &OwnedFd, name: &CStr, from: &Path, mode: u32) -
     Some(same)
 }
 
+/// Whether the file `name` in `dir` is a file the marker listed with the
+/// checksum `sum` (`None`: a copy of `static/`'s extras, which has none):
+/// a regular file, not a link, holding bytes of that checksum, read a
+/// piece at a time. Anything else (a FIFO, a device, a socket) is never
+/// opened: its type is looked at first, and again on the open file, which
+/// is opened without waiting. If not, what is wrong, for a message.
+pub(super) fn holds_listed(
+    dir: &OwnedFd,
+    name: &CStr,
+    sum: Option<u64>,
+) -> Result<(), &'static str> {
+    let not_a_file = "is not a regular file";
+    let st = stat_at(dir, name).ok_or("is missing")?;
+    if st.st_mode & libc::S_IFMT != libc::S_IFREG {
+        return Err(not_a_file);
+    }
+    let Some(sum) = sum else {
+        return Ok(());
+    };
+    let flags =
+        libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
+    // SAFETY: `name` is NUL-terminated and `dir` an open folder.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags) };
+    if fd < 0 {
+        return Err("cannot be read");
+    }
+    // SAFETY: `fd` was just opened and nothing else owns it.
+    let mut file = unsafe { fs::File::from_raw_fd(fd) };
+    let opened = stat_of(&file).ok_or("cannot be read")?;
+    if opened.st_mode & libc::S_IFMT != libc::S_IFREG {
+        return Err(not_a_file);
+    }
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut buf = vec![0; 1 << 16];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return Err("cannot be read"),
+        }
+    }
+    match hasher.digest() == sum {
+        true => Ok(()),
+        false => Err("does not hold the bytes its marker lists"),
+    }
+}
+
 /// The old output's file `name` in `old`, looked at without following a
 /// symbolic link.
 fn stat_at(dir: &OwnedFd, name: &CStr) -> Option<libc::stat> {
@@ -291,6 +344,32 @@ mod tests {
         assert_eq!(fs::read(new.join("same")).unwrap(), b"bytes");
         assert_eq!(fs::metadata(old.join("same")).unwrap().nlink(), 2);
         assert_eq!(fs::read_dir(&new).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_listed_file_is_read_whole_and_nothing_else_is_opened() {
+        let (tmp, old, _) = old_and_new();
+        // Longer than a read's buffer, so read a piece at a time.
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        fs::write(old.join("big"), &bytes).unwrap();
+        let sum = super::super::marker::sum(&bytes);
+        let o = open(&old);
+        assert_eq!(holds_listed(&o, c"big", Some(sum)), Ok(()));
+        assert_eq!(holds_listed(&o, c"big", None), Ok(()));
+        let wrong = holds_listed(&o, c"big", Some(sum ^ 1));
+        assert_eq!(wrong, Err("does not hold the bytes its marker lists"));
+        assert_eq!(holds_listed(&o, c"absent", None), Err("is missing"));
+        std::os::unix::fs::symlink(old.join("big"), old.join("link")).unwrap();
+        fs::create_dir(old.join("dir")).unwrap();
+        let fifo = CString::new(old.join("fifo").as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        for name in [c"link", c"dir", c"fifo"] {
+            for sum in [None, Some(sum)] {
+                assert_eq!(holds_listed(&o, name, sum), Err("is not a regular file"));
+            }
+        }
+        drop(tmp);
     }
 
     #[test]

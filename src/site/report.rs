@@ -42,6 +42,10 @@ pub struct Report {
     /// Whether the output folder already held exactly this build, and was
     /// left as it was.
     pub unchanged: bool,
+    /// Whether the output folder was a copy of a whole site built in
+    /// another folder, holding exactly what its marker lists, and was
+    /// taken as this tool's output.
+    pub took_copy: bool,
 }
 
 impl Report {

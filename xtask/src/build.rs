@@ -67,6 +67,13 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
         eprintln!("warning: {w}");
     }
     print_summary(&report, start.elapsed().as_secs_f64());
+    if report.took_copy {
+        println!(
+            "{} was copied or restored from another folder, and holds exactly what its marker lists: \
+             taken as this tool's output",
+            options.out.display()
+        );
+    }
     if report.unchanged {
         println!(
             "{} already held exactly this site: left as it was",

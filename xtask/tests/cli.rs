@@ -1150,6 +1150,154 @@ fn an_older_versions_marker_is_still_taken() {
     assert_eq!(names(tmp.path()), [".site.lock", "site"]);
 }
 
+/// Copies the folder `from` to `to` with `cp` and `flags`.
+fn cp(flags: &str, from: &Path, to: &Path) {
+    let status = Command::new("cp")
+        .arg(flags)
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// What a build says when it takes a copied site.
+const TAKEN: &str = "was copied or restored from another folder, and holds exactly what its \
+marker lists: taken as this tool's output";
+
+/// A whole site copied with its project, with `cp -a` (times kept) or
+/// `cp -r` (times new), is taken with one line saying so: the rebuilt site
+/// is what a fresh build makes, its marker names its new folder (the next
+/// build keeps it as it is), and the original is untouched.
+#[test]
+fn a_whole_copied_site_is_taken_and_rebuilt_as_a_fresh_build() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, _) = site_with_marker(tmp.path());
+    let (fresh, original) = (tree(&out), snapshot(&out));
+    for flags in ["-a", "-r"] {
+        let copy = tmp.path().join(format!("copy{flags}"));
+        cp(flags, &out, &copy);
+        let args = [
+            "build-site",
+            "--games",
+            "1",
+            "--out",
+            copy.to_str().unwrap(),
+        ];
+        let run = succeeds(&args);
+        let said = String::from_utf8(run.stdout).unwrap();
+        let taken: Vec<&str> = said.lines().filter(|l| l.contains(TAKEN)).collect();
+        assert_eq!(taken, [format!("{} {TAKEN}", copy.display())], "{said}");
+        assert!(run.stderr.is_empty(), "{flags}");
+        assert_eq!(tree(&copy), fresh, "{flags}");
+        let marker = std::fs::read_to_string(copy.join(".tictactoe-book")).unwrap();
+        let ino = std::fs::metadata(&copy).unwrap().ino();
+        assert!(marker.contains(&format!("\nfolder: {ino} ")), "{flags}");
+        let again = String::from_utf8(succeeds(&args).stdout).unwrap();
+        assert!(
+            again.contains("already held exactly this site") && !again.contains(TAKEN),
+            "{again}"
+        );
+    }
+    assert_eq!(snapshot(&out), original);
+}
+
+/// A copied site that holds anything but exactly what its marker lists is
+/// refused with one line naming the first path that differs, at once (a
+/// FIFO is never opened), and nothing changes; a marker that fails its own
+/// check is still damaged.
+#[test]
+fn a_copied_site_that_differs_is_refused_naming_the_path() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, _) = site_with_marker(tmp.path());
+    let elsewhere = tmp.path().join("elsewhere");
+    cp("-a", &out.join("two-player"), &elsewhere);
+    let page = "two-player/0.html";
+    // A path, how it differs, and the change that makes it (in the copy,
+    // with `elsewhere`).
+    type Case = (&'static str, &'static str, fn(&Path, &Path));
+    let cases: [Case; 7] = [
+        (page, "does not hold the bytes its marker lists", |c, _| {
+            let p = c.join("two-player/0.html");
+            let mut bytes = std::fs::read(&p).unwrap();
+            bytes[0] ^= 0x20;
+            std::fs::write(&p, bytes).unwrap();
+        }),
+        ("index.html", "is missing", |c, _| {
+            std::fs::remove_file(c.join("index.html")).unwrap()
+        }),
+        (
+            "two-player/notes.txt",
+            "was not made by this tool",
+            |c, _| std::fs::write(c.join("two-player/notes.txt"), "mine").unwrap(),
+        ),
+        (page, "is not a regular file", |c, e| {
+            std::fs::remove_file(c.join("two-player/0.html")).unwrap();
+            symlink(e.join("0.html"), c.join("two-player/0.html")).unwrap();
+        }),
+        (page, "is not a regular file", |c, _| {
+            let p = c.join("two-player/0.html");
+            std::fs::remove_file(&p).unwrap();
+            let p = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+            // SAFETY: a valid C string and mode; mkfifo touches nothing else.
+            assert_eq!(unsafe { libc::mkfifo(p.as_ptr(), 0o644) }, 0);
+        }),
+        ("two-player", "is not a folder", |c, e| {
+            std::fs::remove_dir_all(c.join("two-player")).unwrap();
+            symlink(e, c.join("two-player")).unwrap();
+        }),
+        ("elsewhere", "was not made by this tool", |c, e| {
+            symlink(e, c.join("elsewhere")).unwrap()
+        }),
+    ];
+    // One copy, each change made and then undone: the path put back as
+    // the original holds it.
+    let copy = tmp.path().join("copy");
+    cp("-a", &out, &copy);
+    // The lock, which any build makes beside its output first.
+    std::fs::write(tmp.path().join(".copy.lock"), "").unwrap();
+    let args = [
+        "build-site",
+        "--games",
+        "1",
+        "--out",
+        copy.to_str().unwrap(),
+    ];
+    for (path, why, change) in cases {
+        change(&copy, &elsewhere);
+        let before = (names(tmp.path()), snapshot(&copy), snapshot(&elsewhere));
+        let err = one_error_line(&xtask_within(60, &args));
+        let named = format!("{} {why}", copy.join(path).display());
+        assert!(
+            err.contains(&named) && err.contains("another folder"),
+            "{err}"
+        );
+        let after = (names(tmp.path()), snapshot(&copy), snapshot(&elsewhere));
+        assert!(after == before, "{path}: nothing changed");
+        let p = copy.join(path);
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&p).unwrap(),
+            Ok(_) => std::fs::remove_file(&p).unwrap(),
+            Err(_) => {}
+        }
+        if out.join(path).exists() {
+            cp("-a", &out.join(path), &p);
+        }
+    }
+    // A copy whose marker fails its own check is damaged, as anywhere.
+    let marker = copy.join(".tictactoe-book");
+    let text = std::fs::read_to_string(&marker).unwrap();
+    let edited = text.replacen("two-player/0.html", "two-player/1.html", 1);
+    std::fs::write(&marker, edited).unwrap();
+    refuses_for_its_marker(&copy, "1");
+    // Put back, the copy is whole again, and taken.
+    std::fs::write(&marker, text).unwrap();
+    let said = String::from_utf8(succeeds(&args).stdout).unwrap();
+    assert!(said.contains(TAKEN), "{said}");
+}
+
 /// `--out` paths that name no folder of their own are refused by the flag
 /// itself, exit 2, before anything is built or made; `site/.` and `site/`
 /// are `site`.
