@@ -370,6 +370,10 @@ mod tests {
         let said = |words: &str| opening.matches(words).count();
         assert_eq!(said("link"), 1, "{opening}");
         assert_eq!(said("Choose"), 1, "{opening}");
-        assert_eq!(said("prints the number") + said("page printed"), 1, "{opening}");
+        assert_eq!(
+            said("prints the number") + said("page printed"),
+            1,
+            "{opening}"
+        );
     }
 }

@@ -662,7 +662,10 @@ mod tests {
                 let said = |m: Square| m.name();
                 if let Some(apart) = line.split_once("; ").map(|(_, a)| a) {
                     if let Some(o) = g.opening {
-                        assert!(apart.starts_with(&format!("it opens {}", said(o))), "{line}");
+                        assert!(
+                            apart.starts_with(&format!("it opens {}", said(o))),
+                            "{line}"
+                        );
                     }
                     if let Some((_, answer)) = apart.split_once("answers ") {
                         let (mov, reply) = answer.split_once(" with ").unwrap();
