@@ -102,7 +102,7 @@ pub struct Face<M> {
 /// The words a game brings to every edition and book.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Texts {
-    /// The game's name in book titles: "Tic-Tac-Toe".
+    /// The game's name in book titles and headings: "Tic-tac-toe".
     pub title: &'static str,
     /// The first word of its books' file names: `tictactoe`.
     pub stem: &'static str,

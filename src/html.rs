@@ -385,10 +385,10 @@ mod tests {
             .collect();
         let books: Vec<&str> = books.iter().map(String::as_str).collect();
         let maps = [("map/a.svg", "A map of a game"), ("map/b.svg", "B")];
-        let page = home_page(&editions, &books, &maps);
+        let page = home_page(&editions, &books, &maps, Some(1.5));
         assert_eq!(
             String::from_utf8_lossy(&page),
-            String::from_utf8_lossy(&minify(&home_markup(&editions, &books, &maps)))
+            String::from_utf8_lossy(&minify(&home_markup(&editions, &books, &maps, Some(1.5))))
         );
         let text = String::from_utf8(page).unwrap();
         for e in &editions {

@@ -141,6 +141,27 @@ fn part_page(path: &[u8]) -> String {
     name
 }
 
+/// The side of a map's thumbnail on the home page, in pixels.
+pub const THUMBNAIL: u32 = 240;
+
+/// The smallest mark's square a thumbnail draws, in pixels: below it a
+/// mark is a smudge.
+const SMALLEST: f64 = 8.0;
+
+/// The shortest line a thumbnail draws, in pixels: a tic-tac-toe board
+/// shorter than this would be a grey blot of lines.
+const SHORTEST: f64 = 12.0;
+
+/// The narrowest line a thumbnail draws, in pixels.
+const HAIRLINE: f64 = 0.6;
+
+/// The file of the thumbnail of the map at `file` (`map/tictactoe-x.svg`):
+/// `map/tictactoe-x-small.svg`, beside it. This is the one place it is
+/// named; [`Map::pages`] writes it.
+pub fn thumbnail_file(file: &str) -> String {
+    format!("{}-small.svg", file.strip_suffix(".svg").unwrap_or(file))
+}
+
 /// One page of a map: the whole map, or a part of it shown larger.
 struct Page<'a> {
     /// The map's stem (`tictactoe-x`).
@@ -185,7 +206,9 @@ impl Map {
     /// legend and links home (and out, from a part) above the picture,
     /// and its labels (a puzzle's start and goal) in it. On a phone, the
     /// whole map and every part offer only links a finger hits: a link of
-    /// the map where it is large enough, else its part, to zoom in.
+    /// the map where it is large enough, else its part, to zoom in. Last,
+    /// the home page's picture of it ([`Map::thumbnail`], at
+    /// [`thumbnail_file`]).
     pub fn pages(&self, file: &str) -> Vec<(String, Vec<u8>)> {
         let folder = file.strip_suffix(".svg").unwrap_or(file);
         let stem = folder.rsplit('/').next().unwrap_or(folder);
@@ -206,7 +229,7 @@ impl Map {
             todo.extend(parts.into_iter().rev());
             pages.push((page, taps));
         }
-        crate::par::map(&pages, |(page, taps)| {
+        let mut out = crate::par::map(&pages, |(page, taps)| {
             let path = if page.path.is_empty() {
                 file.to_string()
             } else {
@@ -214,7 +237,9 @@ impl Map {
             };
             let deeper = taps.iter().any(|t| t.href.ends_with(".svg"));
             (path, self.svg(page, taps, deeper))
-        })
+        });
+        out.push((thumbnail_file(file), self.thumbnail()));
+        out
     }
 
     /// The links a page offers a finger, in the picture's units, and the
@@ -402,6 +427,65 @@ text-anchor=\"middle\">{words}</text>",
                 head + (y - y0) * scale + 30.0
             );
         }
+        out.push_str("</svg>\n");
+        out.into_bytes()
+    }
+
+    /// The map drawn for the home page, [`THUMBNAIL`] pixels a side: the
+    /// picture alone, centred, with no band, no words and no link (the
+    /// home page's link round it is the one way in), and only what is
+    /// large enough to see there: lines under [`SHORTEST`] pixels and
+    /// marks under [`SMALLEST`] are left out (a tic-tac-toe map's deepest
+    /// boards would be grey haze), and each line is drawn at least
+    /// [`HAIRLINE`] wide.
+    pub fn thumbnail(&self) -> Vec<u8> {
+        let p = &self.picture;
+        let side = f64::from(THUMBNAIL);
+        let scale = side / p.width.max(p.height);
+        let (seen, long) = (SMALLEST / scale, SHORTEST / scale);
+        let layers = (p.layers.iter())
+            .map(|layer| {
+                let shapes = match &layer.shapes {
+                    Shapes::Lines(pen, lines) => Shapes::Lines(
+                        Pen {
+                            width: pen.width.max(HAIRLINE / scale),
+                            ..*pen
+                        },
+                        (lines.iter())
+                            .filter(|[x1, y1, x2, y2]| (x2 - x1).hypot(y2 - y1) >= long)
+                            .copied()
+                            .collect(),
+                    ),
+                    Shapes::Marks(pen, strokes, squares) => Shapes::Marks(
+                        *pen,
+                        strokes,
+                        (squares.iter())
+                            .filter(|[_, _, side]| *side >= seen)
+                            .copied()
+                            .collect(),
+                    ),
+                    Shapes::Dots(..) => layer.shapes.clone(),
+                };
+                Layer {
+                    class: layer.class,
+                    shapes,
+                }
+            })
+            .collect();
+        let drawn = Picture {
+            width: p.width,
+            height: p.height,
+            layers,
+            links: Vec::new(),
+        };
+        let (w, h) = (p.width * scale, p.height * scale);
+        let mut out = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{THUMBNAIL}\" \
+height=\"{THUMBNAIL}\" viewBox=\"0 0 {THUMBNAIL} {THUMBNAIL}\" role=\"img\"><title>"
+        );
+        markup::escape(&mut out, &self.title);
+        out.push_str("</title>");
+        drawn.push_nested(&mut out, (side - w) / 2.0, (side - h) / 2.0, w);
         out.push_str("</svg>\n");
         out.into_bytes()
     }
@@ -929,6 +1013,37 @@ mod tests {
         assert_eq!(drawn(&layers[2]) + drawn(&layers[3]), hanoi.boards);
         assert_eq!(drawn(&layers[3]), 16, "the solution's positions");
         assert_eq!(hanoi.links(), hanoi.boards);
+    }
+
+    /// A map's thumbnail is its picture alone, drawn for its size: no
+    /// link, no words, no mark or line too small to see at
+    /// [`THUMBNAIL`] pixels (the map for O's deepest boards, 3 pixels
+    /// wide, are left out), and it is the last of the map's pages.
+    #[test]
+    fn a_thumbnail_has_no_link_no_words_and_nothing_too_small() {
+        let solver = Solver::new(StateGraph::<Board>::new());
+        let maps = [
+            marks(&solver, Side::Second, "analysis"),
+            graph(&crate::site::hanoi_solver(4), "hanoi-analysis"),
+        ];
+        for m in maps {
+            let pages = m.pages("map/m.svg");
+            let (file, svg) = pages.last().unwrap();
+            assert_eq!(file, "map/m-small.svg");
+            let svg = String::from_utf8(svg.clone()).unwrap();
+            assert!(!svg.contains("<a ") && !svg.contains("<text"), "{svg}");
+            assert!(svg.starts_with(&format!(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{THUMBNAIL}\" height=\"{THUMBNAIL}\""
+            )));
+            let scale = f64::from(THUMBNAIL) / m.picture.width.max(m.picture.height);
+            // Every mark drawn is at least SMALLEST pixels a side.
+            for part in svg.split("transform=\"matrix(").skip(1) {
+                let k: f64 = part.split(' ').next().unwrap().parse().unwrap();
+                assert!(k * 100.0 * scale >= SMALLEST, "{k}");
+            }
+            let whole = String::from_utf8(pages[0].1.clone()).unwrap();
+            assert!(svg.len() < whole.len() / 4 || m.split == Split::Triangle);
+        }
     }
 
     #[test]

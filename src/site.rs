@@ -46,6 +46,7 @@ fn home_files(
     editions: &[Edition],
     books: &[BookReport],
     maps: &[html::MapLink],
+    poster_square: Option<f32>,
 ) -> Vec<OutFile> {
     let mut home: Vec<OutFile> = ["s.css", "favicon.svg"]
         .into_iter()
@@ -58,13 +59,13 @@ fn home_files(
         .collect();
     home.push(OutFile::new(
         "index.html",
-        html::home_page(editions, &made, maps),
+        html::home_page(editions, &made, maps, poster_square),
     ));
     home
 }
 
 /// The maps on one page to print ([`ebook::pdf::poster`]).
-fn poster(maps: &[(String, &str, crate::map::Map)], assets: &Assets) -> Vec<u8> {
+fn poster(maps: &[(String, &str, crate::map::Map)], assets: &Assets) -> ebook::pdf::Poster {
     let on_poster: Vec<ebook::pdf::PosterMap> = maps
         .iter()
         .map(|(_, _, m)| ebook::pdf::PosterMap {
@@ -342,9 +343,13 @@ fn render_solved(
                         files.extend(pages.into_iter().map(|(p, svg)| OutFile::new(p, svg)));
                         links.push((f, w));
                     }
-                    files.push(OutFile::new(format!("{EBOOKS}/{}", ebook::POSTER), poster));
+                    files.push(OutFile::new(
+                        format!("{EBOOKS}/{}", ebook::POSTER),
+                        poster.pdf,
+                    ));
                     let mut written = Report::default();
                     count(&mut written, &files);
+                    let links = (links, poster.smallest_square_mm);
                     (links, sink.put(files).map(|()| written))
                 },
             )
@@ -361,8 +366,9 @@ fn render_solved(
     }
     let books = books_report(books, shared, sink)?;
     let mut home = maps_written;
+    let (map_links, poster_square) = map_links;
     let links: Vec<html::MapLink> = map_links.iter().map(|(f, w)| (f.as_str(), *w)).collect();
-    let home_files = home_files(assets, &editions, &books.books, &links);
+    let home_files = home_files(assets, &editions, &books.books, &links, poster_square);
     count(&mut home, &home_files);
     sink.put(home_files)?;
     for (path, from) in assets.extras() {

@@ -989,13 +989,24 @@ pub struct PosterMap<'a> {
     pub labels: &'a [([f64; 2], &'static str)],
 }
 
+/// The poster made: the PDF, and what it prints at actual size, for the
+/// words that tell a reader how to print it.
+pub struct Poster {
+    /// The PDF.
+    pub pdf: Vec<u8>,
+    /// The side of the smallest square drawn on it (the cell of a
+    /// tic-tac-toe map's deepest board), in millimetres; none if no map
+    /// draws marks.
+    pub smallest_square_mm: Option<f32>,
+}
+
 /// The maps of whole games as one tagged page of [`POSTER`] size, each a
 /// vector form drawn from its [`Picture`], with `title` across the top;
 /// the map with the most links (the most to see) alone across the foot,
 /// as large as the page allows, and the others side by side above it,
 /// their drawings as tall as each other; every text in the shipped
 /// `font_data`.
-pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
+pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Poster {
     let mm = 72.0 / 25.4;
     let (margin, gap) = (15.0 * mm, 15.0 * mm);
     let inner = POSTER.0 - 2.0 * margin;
@@ -1083,10 +1094,20 @@ pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
     place[largest] = (foot_x, side);
     let (runs, end) = words(&maps[largest], foot_x, side, foot_top);
     rows.push((largest, runs, end));
+    let mut smallest: Option<f32> = None;
     for (i, runs, end) in &rows {
         paragraphs(&mut page, &mut content, &font, runs);
         let m = &maps[*i];
         let (x, w) = place[*i];
+        // Its smallest mark's square, printed.
+        for layer in &m.picture.layers {
+            if let Shapes::Marks(_, _, squares) = &layer.shapes {
+                for &[_, _, side] in squares {
+                    let printed = side as f32 / m.picture.width as f32 * w / mm;
+                    smallest = Some(smallest.map_or(printed, |s| s.min(printed)));
+                }
+            }
+        }
         let h = w * m.aspect;
         let y = if *i == largest { end + 10.0 } else { drawn_top } - h;
         assert!(y >= margin - 0.5, "the poster holds its maps");
@@ -1128,5 +1149,8 @@ pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Vec<u8> {
         pictures: &pictures,
         font: font_data,
     };
-    assemble(&doc, &font, vec![page])
+    Poster {
+        pdf: assemble(&doc, &font, vec![page]),
+        smallest_square_mm: smallest,
+    }
 }

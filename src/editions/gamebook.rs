@@ -291,11 +291,11 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>) -> Edition {
         texts: G::TEXTS,
         images: G::IMAGES,
         cover: G::COVER,
-        about: "Play on paper: each page is a board you face. Choose an empty square and turn \
-to the page printed in it; there you find your move, and under the heading the square the \
-computer answered in. On a screen, the square is also a link. The computer \
-plays perfectly: it never loses. In the first half you move first; in the second the computer \
-does.",
+        // The opening page gives the game's rules on paper (how a square
+        // leads to its page) first: this says only what is the book's own.
+        about: "You play against a computer that plays perfectly: it never loses. Each page \
+is a board you face, your move made and, under the heading, the square the computer answered \
+in. In the first half you move first; in the second the computer does.",
         contents: vec![
             (
                 format!("You move first ({})", side(&halves[0])),
@@ -358,5 +358,22 @@ mod tests {
             .map(|h| h.screens(solver.graph()).len())
             .collect();
         assert_eq!(screens, [274, 77]);
+    }
+
+    /// The opening page gives the rules once: one sentence says that a
+    /// square prints the page to turn to, and one that it is a link on a
+    /// screen.
+    #[test]
+    fn the_opening_page_says_each_thing_once() {
+        let solver = Solver::new(StateGraph::<Board>::new());
+        let opening = crate::ebook::intro_on_paper(&edition("gamebook", &solver)).join(" ");
+        let said = |words: &str| opening.matches(words).count();
+        assert_eq!(said("link"), 1, "{opening}");
+        assert_eq!(said("Choose"), 1, "{opening}");
+        assert_eq!(
+            said("prints the number") + said("page printed"),
+            1,
+            "{opening}"
+        );
     }
 }

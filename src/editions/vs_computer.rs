@@ -320,10 +320,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, games: &[Match<G
         cover: G::COVER,
         about: "The computer's replies were decided when this was made, so even this game is \
 only links. Easy games can be won; a perfect computer never loses.",
-        contents: games
-            .iter()
-            .map(|g| (g.describe(), g.at(g.start)))
-            .collect(),
+        contents: contents(games),
         screens: screens.into_iter().flatten().collect(),
         files: Vec::new(),
         aspect: solver.graph().root().aspect(),
@@ -332,6 +329,54 @@ only links. Easy games can be won; a perfect computer never loses.",
         print_only: false,
         used: Default::default(),
     }
+}
+
+/// Each match's line in the contents, and its first page: what
+/// [`Match::describe`] says and, where other matches have the same start
+/// and level (Game 1 and Game 9 of the default sixteen), what sets this
+/// one apart, as a player meets it: the computer's opening, and, where
+/// that is the same too, the first of the player's first moves (in the
+/// game's order) it answers otherwise than every such match.
+fn contents<G: Game>(games: &[Match<G>]) -> Vec<(String, Target)> {
+    games
+        .iter()
+        .map(|g| {
+            let mut line = g.describe();
+            let twins: Vec<&Match<G>> = (games.iter())
+                .filter(|t| t.spec.number != g.spec.number)
+                .filter(|t| (t.spec.human, t.spec.level) == (g.spec.human, g.spec.level))
+                .collect();
+            let same_start: Vec<&&Match<G>> = twins.iter().filter(|t| t.start == g.start).collect();
+            let mut apart = Vec::new();
+            if let (Some(opening), false) = (g.opening, twins.is_empty()) {
+                apart.push(format!("it opens {}", G::move_name(opening)));
+            }
+            let answer = g.start.moves().find_map(|m| {
+                let after = g.start.play(m).ok()?;
+                let reply = *g.replies.get(&after)?;
+                (same_start.iter())
+                    .all(|t| t.replies.get(&after) != Some(&reply))
+                    .then_some((m, reply))
+            });
+            if let (Some((m, reply)), false) = (answer, same_start.is_empty()) {
+                apart.push(format!(
+                    "{} {} with {}",
+                    if apart.is_empty() {
+                        "the computer answers"
+                    } else {
+                        "answers"
+                    },
+                    G::move_name(m),
+                    G::move_name(reply)
+                ));
+            }
+            if !apart.is_empty() {
+                line.push_str("; ");
+                line.push_str(&apart.join(" and "));
+            }
+            (line, g.at(g.start))
+        })
+        .collect()
 }
 
 /// Plays out every match of `settings`.
@@ -591,6 +636,46 @@ mod tests {
         let replies = |g: &[Game]| g.iter().map(|g| g.replies.clone()).collect::<Vec<_>>();
         assert_eq!(replies(&a), replies(&b));
         assert_ne!(replies(&a), replies(&c));
+    }
+
+    /// Games of the same start and level read apart in the contents, and
+    /// what tells them apart is what the computer does in that game: at
+    /// 16 and at 40 games, where every setting comes five times.
+    #[test]
+    fn every_game_reads_apart_in_the_contents() {
+        let s = solver();
+        for n in [16, 40] {
+            let games = games(
+                &Settings {
+                    games: n,
+                    ..Settings::default()
+                },
+                &s,
+            );
+            let lines = contents(&games);
+            let rest: BTreeSet<&str> = (lines.iter())
+                .map(|(l, _)| l.split_once(": ").unwrap().1)
+                .collect();
+            assert_eq!(rest.len(), n, "{lines:#?}");
+            for (g, (line, _)) in games.iter().zip(&lines) {
+                assert!(line.starts_with(&g.describe()), "{line}");
+                let said = |m: Square| m.name();
+                if let Some(apart) = line.split_once("; ").map(|(_, a)| a) {
+                    if let Some(o) = g.opening {
+                        assert!(
+                            apart.starts_with(&format!("it opens {}", said(o))),
+                            "{line}"
+                        );
+                    }
+                    if let Some((_, answer)) = apart.split_once("answers ") {
+                        let (mov, reply) = answer.split_once(" with ").unwrap();
+                        let mov = *Square::ALL.iter().find(|q| q.name() == mov).unwrap();
+                        let after = g.start.play(mov).unwrap();
+                        assert_eq!(said(g.replies[&after]), reply, "{line}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

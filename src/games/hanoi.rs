@@ -294,7 +294,7 @@ it on. To take a move back, go back.",
         play_start: "Start the puzzle",
         analysis_about: "The heading gives the fewest moves left, and each peg says how \
 many moves are left after selecting it. The best pegs are framed: follow them and the puzzle \
-is solved in the fewest moves, 2^N - 1 for N discs.",
+is solved in the fewest moves, 2ⁿ − 1 for n discs.",
         analysis_start: "Start the puzzle",
     };
     const MAP: Option<MapStyle> = Some(MapStyle::Graph);

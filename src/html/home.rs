@@ -9,7 +9,7 @@
 use maud::PreEscaped;
 
 use super::{attr, layout, path, push_head};
-use crate::ebook::EBOOKS;
+use crate::ebook::{Budget, EBOOKS, FORMATS};
 use crate::game::Texts;
 use crate::markup::escape;
 use crate::screen::Edition;
@@ -93,25 +93,85 @@ impl Writer {
 /// The page's title.
 const TITLE: &str = "Tic-tac-toe and the Towers of Hanoi";
 
+/// The picture at the top of the page, a tic-tac-toe board in play (a
+/// file of `static/`, copied to the site's root), a link to the first
+/// edition's start: [`PICTURE_SIDE`] pixels a side.
+pub const PICTURE: &str = "home.svg";
+const PICTURE_SIDE: &str = "112";
+
 /// A map of a whole game on the home page: its path in the site and what
 /// it shows, in words.
 pub type MapLink<'a> = (&'a str, &'a str);
 
-/// The body of the home page, as the template or minified.
-fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[MapLink]) -> String {
+/// The ending of the books in the format whose files answer to `budget`
+/// (`.mobi`, `.epub`, `.pdf`), from [`FORMATS`].
+fn suffix(budget: Budget) -> &'static str {
+    FORMATS
+        .iter()
+        .find(|f| f.budget == budget)
+        .map_or("", |f| f.suffix)
+}
+
+/// The body of the home page, as the template or minified: first what the
+/// site is, a picture and a link to each edition's start, all on the first
+/// screen of a phone or a desktop; then each game's rules, each edition's
+/// contents, the maps, the books and the PDFs. `poster_square` is the side
+/// of the poster's smallest squares, in millimetres, as the poster was
+/// drawn.
+fn body(
+    out: String,
+    full: bool,
+    editions: &[Edition],
+    books: &[&str],
+    maps: &[MapLink],
+    poster_square: Option<f32>,
+) -> String {
     let made = |e: &Edition, suffix: &str| {
         let file = format!("{EBOOKS}/{}{suffix}", e.book_stem());
         books.contains(&file.as_str()).then_some(file)
     };
     let (print, screen): (Vec<&Edition>, Vec<&Edition>) =
         editions.iter().partition(|e| e.print_only);
+    let start = |e: &Edition| e.contents.first().map(|(_, target)| path(e, *target));
     let mut w = Writer { out, full };
     w.heading(
         "h1",
         None,
-        "Whole games in pages: tic-tac-toe and the Towers of Hanoi",
+        "Tic-tac-toe and the Towers of Hanoi, a page for every position",
     );
-    w.p(|w| w.text("Every board that can arise in a game of tic-tac-toe, and every position of the Towers of Hanoi, is a page of its own, and every move is a link to the page after it. There is no JavaScript: it plays in any browser, from a web host or straight from disk."));
+    w.p(|w| w.text("Every board of tic-tac-toe and every position of the Towers of Hanoi is a page of its own, and every move is a link to the page after it. No JavaScript: it plays in any browser, from a web host or straight from disk."));
+    // The picture, a link to the first edition's start, named as the
+    // list's first link is.
+    if let Some((e, first)) = screen.first().and_then(|e| Some((e, start(e)?))) {
+        w.p(|w| {
+            w.link(&first, |w| {
+                w.out.push_str("<img alt=");
+                w.value(&e.title);
+                w.out.push_str(" height=");
+                w.value(PICTURE_SIDE);
+                w.out.push_str(" src=");
+                w.value(PICTURE);
+                w.out.push_str(" width=");
+                w.value(PICTURE_SIDE);
+                w.out.push('>');
+            });
+        });
+    }
+    w.p(|w| w.bold("Play:"));
+    w.ul(&screen, |w, e| {
+        if let Some(first) = start(e) {
+            w.link(&first, |w| w.text(&e.title));
+        }
+    });
+    w.p(|w| {
+        w.text("Below: how to play, every game against the computer, ");
+        w.link("#maps", |w| w.text("maps of whole games"));
+        w.text(", ");
+        w.link("#ebooks", |w| w.text("e-books"));
+        w.text(" and ");
+        w.link("#print", |w| w.text("books to print"));
+        w.text(".");
+    });
     // Each game's rules, once, in the order its editions come.
     let mut games: Vec<&Texts> = Vec::new();
     for e in &screen {
@@ -133,9 +193,10 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
     if !maps.is_empty() {
         w.heading("h2", Some("maps"), "Maps: a whole game in one picture");
         w.p(|w| w.text("Each map is one drawing of a whole game, generated from the solver: the map of optimal tic-tac-toe for X and for O, after xkcd 832 (your move is the large red mark; when the other side answers in a square, that square holds the map from there), and every position of the Towers of Hanoi. Zoom in as far as you like; every move in the map is a link to its board."));
-        // Each map a picture with its words under it, the link's name
+        // Each map's thumbnail with its words under it, the link's name
         // (the picture says nothing more, so its text is empty).
         w.p(|w| {
+            let side = crate::map::THUMBNAIL.to_string();
             for (i, (file, words)) in maps.iter().enumerate() {
                 if i > 0 {
                     w.text(" ");
@@ -152,11 +213,11 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
                     "><img alt"
                 });
                 w.out.push_str(" height=");
-                w.value("240");
+                w.value(&side);
                 w.out.push_str(" src=");
-                w.value(file);
+                w.value(&crate::map::thumbnail_file(file));
                 w.out.push_str(" width=");
-                w.value("240");
+                w.value(&side);
                 w.out.push('>');
                 w.text(words);
                 w.out.push_str("</a>");
@@ -167,7 +228,15 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
             w.link(&format!("{EBOOKS}/{}", crate::ebook::POSTER), |w| {
                 w.text("the three maps on one poster")
             });
-            w.text(" (PDF, A0, 841 by 1189 mm, the maps as vectors): have it printed at actual size, where the smallest squares are 2 mm wide.");
+            w.text(
+                " (PDF, A0, 841 by 1189 mm, the maps as vectors): have it printed at actual size",
+            );
+            match poster_square {
+                Some(mm) => w.text(&format!(
+                    ", where the smallest squares are {mm:.1} mm wide."
+                )),
+                None => w.text("."),
+            }
         });
     }
     w.heading("h2", Some("ebooks"), "On a Kindle or another e-reader");
@@ -196,10 +265,11 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
             }
         }
     });
+    let (mobi, epub) = (suffix(Budget::Mobi), suffix(Budget::Epub));
     w.p(|w| {
         w.bold("Any Kindle, over USB: ");
         w.text("connect the Kindle, copy the ");
-        w.bold(".mobi");
+        w.bold(mobi);
         w.text(" file into its ");
         w.bold("documents");
         w.text(" folder, eject, and open the book. This works on every Kindle, the first generation included.");
@@ -207,21 +277,27 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
     w.p(|w| {
         w.bold("Send to Kindle: ");
         w.text("email the ");
-        w.bold(".epub");
+        w.bold(epub);
         w.text(" file to your Kindle address, or use the Send to Kindle app.");
     });
     w.p(|w| {
         w.bold("Kobo and other readers: ");
         w.text("copy the ");
-        w.bold(".epub");
+        w.bold(epub);
         w.text(" file onto the reader.");
     });
-    w.p(|w| {
-        w.text("The single HTML file and its OPF are for converting yourself, with kindlegen, calibre or Kindle Previewer: download both, and the GIF images the OPF names, into one folder.")
-    });
+    if let Some(source) = FORMATS.iter().find(|f| !f.also.is_empty()) {
+        w.p(|w| {
+            w.text(&format!("The {} and ", source.name));
+            for (name, _) in source.also {
+                w.text(name);
+            }
+            w.text(" are for converting yourself, with kindlegen, calibre or Kindle Previewer: download both, and the GIF images the OPF names, into one folder.");
+        });
+    }
     w.heading("h2", Some("print"), "On paper, or as a PDF on a tablet");
     for e in &print {
-        if let Some(pdf) = made(e, ".pdf") {
+        if let Some(pdf) = made(e, suffix(Budget::Pdf)) {
             w.p(|w| {
                 w.link(&pdf, |w| w.bold(&e.name));
                 w.text(": ");
@@ -241,19 +317,30 @@ fn body(out: String, full: bool, editions: &[Edition], books: &[&str], maps: &[M
     w.out
 }
 
-/// The home page, minified: the editions' starts, the `maps`, and the
-/// books `books` made, by their paths in the site (a PDF left out is not
-/// listed).
-pub fn home_page(editions: &[Edition], books: &[&str], maps: &[MapLink]) -> Vec<u8> {
+/// The home page, minified: the editions' starts, the `maps`, the side
+/// of the poster's smallest squares in millimetres (`poster_square`), and
+/// the books `books` made, by their paths in the site (a PDF left out is
+/// not listed).
+pub fn home_page(
+    editions: &[Edition],
+    books: &[&str],
+    maps: &[MapLink],
+    poster_square: Option<f32>,
+) -> Vec<u8> {
     let mut out = String::with_capacity(8 * 1024);
     push_head(&mut out, TITLE, true);
-    let mut out = body(out, false, editions, books, maps);
+    let mut out = body(out, false, editions, books, maps, poster_square);
     out.push_str("</main>");
     out.into_bytes()
 }
 
 /// The home page's template: what [`home_page`] is the minified form of.
-pub fn home_markup(editions: &[Edition], books: &[&str], maps: &[MapLink]) -> maud::Markup {
-    let body = body(String::new(), true, editions, books, maps);
+pub fn home_markup(
+    editions: &[Edition],
+    books: &[&str],
+    maps: &[MapLink],
+    poster_square: Option<f32>,
+) -> maud::Markup {
+    let body = body(String::new(), true, editions, books, maps, poster_square);
     layout(TITLE, true, &[], PreEscaped(body))
 }

@@ -436,9 +436,9 @@ fn calibre_reads_the_mobi_metadata() {
         return;
     }
     for (name, title) in [
-        (TWO, "Tic-Tac-Toe for Two Players"),
-        (VS, "Tic-Tac-Toe against the Computer"),
-        (ANALYSIS, "Tic-Tac-Toe Analysed"),
+        (TWO, "Tic-tac-toe for Two Players"),
+        (VS, "Tic-tac-toe against the Computer"),
+        (ANALYSIS, "Tic-tac-toe Analysed"),
     ] {
         let o = run(
             "ebook-meta",

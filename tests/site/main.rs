@@ -19,3 +19,4 @@ mod tools;
 mod toy_game;
 mod two_player;
 mod vs_computer;
+mod words;

@@ -504,7 +504,10 @@ fn the_home_page_shows_each_map_and_links_to_it() {
         let at = home.find(&link).unwrap_or_else(|| panic!("{file}"));
         let img = &home[at + link.len()..];
         let (img, words) = img.split_once('>').unwrap();
-        assert!(img.contains(&format!(" src=map/{file}.svg ")), "{img}");
+        assert!(
+            img.contains(&format!(" src=map/{file}-small.svg ")),
+            "{img}"
+        );
         let words = &words[..words.find("</a>").unwrap()];
         assert!(words.starts_with("The map of "), "{words}");
     }

@@ -104,7 +104,7 @@ impl Game for Board {
     const COVER: &'static str = "cover";
     const KEYS: u32 = super::ID_LIMIT;
     const TEXTS: Texts = Texts {
-        title: "Tic-Tac-Toe",
+        title: "Tic-tac-toe",
         stem: "tictactoe",
         rules: RULES,
         paper_rules: "X moves first. Choose an empty square to place your mark; three in a row \
