@@ -167,10 +167,6 @@ pub struct Screen {
     pub columns: usize,
     /// Whether the game is over.
     pub over: bool,
-    /// Whether each move is a whole column of the grid, its top cell the
-    /// link ([`Game::COLUMN_MOVES`]): a tap anywhere in the column
-    /// follows it.
-    pub column_moves: bool,
     /// The fewest moves from the start to this position: books merge
     /// screens from the deepest up ([`Edition::for_books`]).
     pub depth: u32,
@@ -219,7 +215,6 @@ impl Screen {
             cells,
             columns,
             over,
-            column_moves: G::COLUMN_MOVES,
             depth,
             nav: Vec::new(),
         }

@@ -75,21 +75,9 @@ body>div{{page-break-before:always;break-before:page;page-break-inside:avoid;bre
 [style*=column-width]>body>div{{break-before:column}}\
 p{{text-indent:0;margin:.3em 0}}\
 img{{width:{share}%;width:min({share}%,calc((100vmin - {room}em)/{per_cell:.3}));height:auto;border:0;vertical-align:top}}\
-h1{{font-size:1.4em}}{}",
-        if book.column_moves { COLUMN_CSS } else { "" }
+h1{{font-size:1.4em}}"
     )
 }
-
-/// Where each move is a whole column (the Towers of Hanoi's pegs): the
-/// link of the column's top cell reaches down the whole column (its
-/// padding, which moves nothing), clipped to the board, and the pictures
-/// let a tap through to it, so a tap on a disc or the bare peg follows
-/// it; a screen reader still hears one link a column. As on the web,
-/// with no link more (every cell a link of its own made the 7-disc books
-/// nearly twice as large), and without `position`, which kindlegen warns
-/// Kindles do not support. The MOBI 6 part has no stylesheet: its
-/// Kindles move a cursor from link to link.
-const COLUMN_CSS: &str = ".c{overflow:hidden}.c a{padding-bottom:100vh}.c img{pointer-events:none}.c a img{pointer-events:auto}";
 
 /// The height, in ems, a screen keeps below its board: two lines of
 /// caption (its heading and a line of text), the links after it, and the
@@ -331,21 +319,13 @@ pub(super) fn board_len(srcs: &[String], b: &Screen) -> usize {
         .book_nav()
         .map(|(t, words)| " <a href=\"\">".len() + far_len(t) + escaped_len(words) + "</a>".len())
         .sum();
-    "<div id=\"\"".len()
-        + board_open(b).len()
+    "<div id=\"\"><p>".len()
         + b.target.anchor_len()
         + g.len
         + "</p><p>".len()
         + caption
         + nav
         + "</p></div>".len()
-}
-
-/// What follows a screen's id: the end of its `<div>` and the board's
-/// paragraph, of class `c` where each move is a whole column, so that
-/// the stylesheet stretches the column's link down it ([`css`]).
-fn board_open(b: &Screen) -> &'static str {
-    if b.column_moves { "\"><p class=\"c\">" } else { "\"><p>" }
 }
 
 /// One screen onto `out`, its `<div>` named `id` (the EPUB's is the
@@ -361,7 +341,7 @@ pub(super) fn board(
 ) {
     out.push_str("<div id=\"");
     out.push_str(id);
-    out.push_str(board_open(b));
+    out.push_str("\"><p>");
     write_grid(b, &mut EpubGrid { out, srcs, href });
     out.push_str("</p><p>");
     for (i, line) in caption(b).enumerate() {
