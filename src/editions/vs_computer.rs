@@ -279,13 +279,10 @@ impl<G: Game> Match<G> {
             cell.holds = format!("{}, {LAST_MOVE}", cell.holds).into();
         }
         // One paragraph under the heading, so the board keeps the room:
-        // which game, what the computer just did, then the board's remark
-        // if it has one ("No one can make three in a row any more.").
-        let line = self.line(name, board, reply);
-        s.lines = vec![match s.lines.pop() {
-            Some(remark) => format!("{line} {remark}"),
-            None => line,
-        }];
+        // what the computer just did, the board's remark if it has one
+        // ("No one can make three in a row any more."), then which game.
+        let remark = s.lines.pop();
+        s.lines = vec![self.line(name, board, reply, remark.as_deref())];
         // Only the web says "Play again": the book shares a game's last
         // pages with other games that end alike, and offers the contents.
         let again = Link::Web(self.at(self.start));
@@ -300,16 +297,32 @@ impl<G: Game> Match<G> {
         s
     }
 
-    /// The line under a page's heading: the game's `name`, then the
-    /// computer's move that led here ("Game 3, easy: the computer took the
-    /// middle right square."), or on the player's own start that the
-    /// player starts, or nothing more once the player's move ended it.
-    pub fn line(&self, name: &str, board: G, reply: Option<G::Move>) -> String {
-        match reply {
-            Some(m) => format!("{name}: the computer took {}.", G::move_place(m)),
-            None if board == self.start => format!("{name}: you start."),
-            None => format!("{name}."),
+    /// The line under a page's heading: the computer's move that led
+    /// here, or on the player's own start that the player starts (nothing
+    /// once the player's move ended the game), the board's `remark`, then
+    /// the game's `name`: "The computer took the middle right square.
+    /// Game 3, easy." News first, for a screen reader; and each game's
+    /// pages end in the same words, which the books' compression keeps as
+    /// one phrase.
+    pub fn line(
+        &self,
+        name: &str,
+        board: G,
+        reply: Option<G::Move>,
+        remark: Option<&str>,
+    ) -> String {
+        let mut line = match reply {
+            Some(m) => format!("The computer took {}. ", G::move_place(m)),
+            None if board == self.start => "You start. ".to_string(),
+            None => String::new(),
+        };
+        if let Some(remark) = remark {
+            line.push_str(remark);
+            line.push(' ');
         }
+        line.push_str(name);
+        line.push('.');
+        line
     }
 
     /// Every screen of the match, by depth, then key, each line naming
@@ -332,7 +345,7 @@ impl<G: Game> Match<G> {
             .collect()
     }
 
-    /// The game's short name, which starts the line under each page's
+    /// The game's short name, which ends the line under each page's
     /// heading: "Game 3, easy" (the heading says the player's side).
     pub fn name(&self) -> String {
         format!("Game {}, {}", self.spec.number, self.spec.level)
@@ -493,22 +506,20 @@ mod tests {
                                 "{}",
                                 view.label
                             );
-                            format!("{name}: the computer took the {} square.", sq.name())
+                            format!("The computer took the {} square. ", sq.name())
                         }
                         None => {
                             assert!(b == game.start || b.is_over(), "{b}");
                             if b == game.start {
-                                format!("{name}: you start.")
+                                "You start. ".to_string()
                             } else {
-                                format!("{name}.")
+                                String::new()
                             }
                         }
                     };
-                    // One line, the board's own remark after it.
-                    let line = match b.remark() {
-                        Some(remark) => format!("{line} {remark}"),
-                        None => line,
-                    };
+                    // One line, the board's own remark before the game.
+                    let remark = b.remark().map_or(String::new(), |r| format!("{r} "));
+                    let line = format!("{line}{remark}{name}.");
                     assert_eq!(screen.lines, [line], "{b}");
                     // Every other square as the board draws it.
                     let marked = reply.map(|sq| sq.index());
@@ -543,7 +554,7 @@ mod tests {
                         .into_iter()
                         .filter(|&q| after.cell(q) != next.cell(q))
                         .collect();
-                    let said = (there.lines[0].split(": the computer took ").nth(1))
+                    let said = (there.lines[0].strip_prefix("The computer took "))
                         .and_then(|rest| rest.split(" square.").next());
                     match added[..] {
                         [r] => assert_eq!(
@@ -609,7 +620,7 @@ mod tests {
         }
     }
 
-    /// Without the game's name in their line, screens alike in several
+    /// Without the game's name at the end of their line, screens alike in several
     /// games are one screen in the books, and every link lands on a kept
     /// one.
     #[test]
@@ -618,8 +629,8 @@ mod tests {
         let games = games(&Settings::default(), &s);
         let mut web = edition("vs", &s, &games);
         for screen in &mut web.screens {
-            let (_, rest) = screen.lines[0].split_once([':', '.']).unwrap();
-            screen.lines[0] = rest.to_string();
+            let end = screen.lines[0].rfind("Game ").unwrap();
+            screen.lines[0].truncate(end);
         }
         let book = web.for_books();
         assert!(book.screens.len() < web.screens.len());
