@@ -133,7 +133,7 @@ pub enum Stroke {
 }
 
 /// The nine places of a grid of three by three, row by row, in words: a
-/// tic-tac-toe square's name, and a map's part.
+/// map's part (and of a triangle, its top and bottom corners).
 pub const PLACES: [&str; 9] = [
     "top left",
     "top",
@@ -248,6 +248,12 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     fn cell(mov: Self::Move) -> usize;
     /// A move in words: "top right".
     fn move_name(mov: Self::Move) -> &'static str;
+    /// A move as a place in a sentence, "The computer took <this>.": by
+    /// default "the " and its name; tic-tac-toe says "the top right
+    /// square".
+    fn move_place(mov: Self::Move) -> String {
+        format!("the {}", Self::move_name(mov))
+    }
     /// A side's name: "X".
     fn side_name(side: Side) -> &'static str;
     /// The heading of a two-player screen: "X to move", "O wins".
@@ -288,6 +294,14 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// where it started, is no move.
     fn settled(self) -> bool {
         true
+    }
+
+    /// The image of cell `index` when it holds the move just made against
+    /// the player (the computer's, against the computer), marked so the
+    /// player sees at a glance where it went, in grayscale too: by default
+    /// as [`Game::face`] draws it.
+    fn last_move_image(self, index: usize) -> usize {
+        self.face(index).image
     }
 
     /// Whether the game has ended.

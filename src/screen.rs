@@ -159,7 +159,8 @@ pub struct Screen {
     pub title: String,
     /// "X to move", "You win", ...
     pub heading: String,
-    /// Lines of text after the heading ("The computer played top right.").
+    /// Lines of text after the heading ("The computer took the top right
+    /// square. Game 3, easy.").
     pub lines: Vec<String>,
     /// The cells in reading order, [`Screen::columns`] to a row.
     pub cells: Vec<CellView>,

@@ -264,23 +264,13 @@ pub fn halves<G: Game>(solver: &Solver<G>) -> [Match<G>; 2] {
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>) -> Edition {
     let halves = halves(solver);
     let side = |h: &Match<G>| G::side_name(h.spec.human);
-    let which = [
-        format!("First half: you move first ({}).", side(&halves[0])),
-        format!(
-            "Second half: the computer moves first, you are {}.",
-            side(&halves[1])
-        ),
-    ];
     let mut screens = Vec::new();
-    for (half, which) in halves.iter().zip(which) {
-        for mut s in half.screens(solver.graph()) {
+    for (half, name) in halves.iter().zip(["First half", "Second half"]) {
+        for mut s in half.screens(solver.graph(), name) {
             // Paper has no "play again" for one half; the opening page
-            // has both. Each page says its half, where a game's pages say
-            // the game and its level.
+            // has both. Each page's line names its half, where a game's
+            // pages name the game and its level.
             s.nav = vec![(Link::Here(Target::Contents), "Back to the start")];
-            if let Some(line) = s.lines.last_mut() {
-                line.clone_from(&which);
-            }
             screens.push(s);
         }
     }
@@ -355,7 +345,7 @@ mod tests {
         // so every page says the move that led to it.
         let screens: Vec<usize> = halves
             .iter()
-            .map(|h| h.screens(solver.graph()).len())
+            .map(|h| h.screens(solver.graph(), "").len())
             .collect();
         assert_eq!(screens, [274, 77]);
     }

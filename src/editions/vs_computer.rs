@@ -26,6 +26,10 @@ use crate::solver::Solver;
 /// has a page per reply, so each page says what the computer just did.
 pub const REPLY_SHIFT: u32 = 24;
 
+/// What a screen reader hears after the computer's last square: "middle
+/// right: O, the computer's last move".
+pub const LAST_MOVE: &str = "the computer's last move";
+
 /// The seed used when none is given.
 pub const DEFAULT_SEED: u64 = 2009;
 
@@ -245,8 +249,15 @@ impl<G: Game> Match<G> {
     }
 
     /// The screen of `board` reached by the computer's move `reply` (see
-    /// [`Match::arrivals`]); `graph` gives its depth.
-    pub fn screen(&self, graph: &StateGraph<G>, board: G, reply: Option<G::Move>) -> Screen {
+    /// [`Match::arrivals`]), its line naming the game `name` ([`Match::name`]
+    /// on the web and in the e-books); `graph` gives its depth.
+    pub fn screen(
+        &self,
+        graph: &StateGraph<G>,
+        board: G,
+        reply: Option<G::Move>,
+        name: &str,
+    ) -> Screen {
         let depth = graph.depth(board).expect("a reachable position");
         let heading = self.heading(board);
         let at = self.reached(board, reply);
@@ -258,13 +269,20 @@ impl<G: Game> Match<G> {
         if let Some(rest) = s.title.strip_prefix(board.heading().as_str()) {
             s.title = format!("{}{rest}", s.heading);
         }
-        // What the computer just did, so a screen-reader user hears it,
-        // then which game this is.
+        // The computer's last move is marked on the board, and a screen
+        // reader hears it on its square.
         if let Some(square) = reply {
-            s.lines
-                .push(format!("The computer played {}.", G::move_name(square)));
+            let index = G::cell(square);
+            let cell = &mut s.cells[index];
+            cell.image = board.last_move_image(index);
+            cell.label = format!("{}, {LAST_MOVE}", cell.label).into();
+            cell.holds = format!("{}, {LAST_MOVE}", cell.holds).into();
         }
-        s.lines.push(format!("{}.", self.describe()));
+        // One paragraph under the heading, so the board keeps the room:
+        // what the computer just did, the board's remark if it has one
+        // ("No one can make three in a row any more."), then which game.
+        let remark = s.lines.pop();
+        s.lines = vec![self.line(name, board, reply, remark.as_deref())];
         // Only the web says "Play again": the book shares a game's last
         // pages with other games that end alike, and offers the contents.
         let again = Link::Web(self.at(self.start));
@@ -279,8 +297,37 @@ impl<G: Game> Match<G> {
         s
     }
 
-    /// Every screen of the match, by depth, then key.
-    pub fn screens(&self, graph: &StateGraph<G>) -> Vec<Screen> {
+    /// The line under a page's heading: the computer's move that led
+    /// here, or on the player's own start that the player starts (nothing
+    /// once the player's move ended the game), the board's `remark`, then
+    /// the game's `name`: "The computer took the middle right square.
+    /// Game 3, easy." News first, for a screen reader; and each game's
+    /// pages end in the same words, which the books' compression keeps as
+    /// one phrase.
+    pub fn line(
+        &self,
+        name: &str,
+        board: G,
+        reply: Option<G::Move>,
+        remark: Option<&str>,
+    ) -> String {
+        let mut line = match reply {
+            Some(m) => format!("The computer took {}. ", G::move_place(m)),
+            None if board == self.start => "You start. ".to_string(),
+            None => String::new(),
+        };
+        if let Some(remark) = remark {
+            line.push_str(remark);
+            line.push(' ');
+        }
+        line.push_str(name);
+        line.push('.');
+        line
+    }
+
+    /// Every screen of the match, by depth, then key, each line naming
+    /// the game `name`.
+    pub fn screens(&self, graph: &StateGraph<G>, name: &str) -> Vec<Screen> {
         let mut order: Vec<(u32, G)> = self
             .pages
             .iter()
@@ -291,9 +338,17 @@ impl<G: Game> Match<G> {
             .into_iter()
             .flat_map(|(_, b)| {
                 let arrivals = self.arrivals(b);
-                arrivals.into_iter().map(move |r| self.screen(graph, b, r))
+                arrivals
+                    .into_iter()
+                    .map(move |r| self.screen(graph, b, r, name))
             })
             .collect()
+    }
+
+    /// The game's short name, which ends the line under each page's
+    /// heading: "Game 3, easy" (the heading says the player's side).
+    pub fn name(&self) -> String {
+        format!("Game {}, {}", self.spec.number, self.spec.level)
     }
 
     /// A line for the menu: who starts and the level.
@@ -310,7 +365,7 @@ impl<G: Game> Match<G> {
 
 /// The edition at `slug`: every match's screens, match by match.
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, games: &[Match<G>]) -> Edition {
-    let screens = crate::par::map(games, |g| g.screens(solver.graph()));
+    let screens = crate::par::map(games, |g| g.screens(solver.graph(), &g.name()));
     Edition {
         slug,
         name: "Against the computer".to_string(),
@@ -458,41 +513,72 @@ mod tests {
     }
 
     /// Every page names the computer's move that led to it, the one the
-    /// link followed: a position two replies reach has a page for each.
-    /// Only the player's own start and the boards the player's move ends
-    /// name none.
+    /// link followed, in its one line under the heading, and marks it on
+    /// the board, its square's label saying so: a position two replies
+    /// reach has a page for each. Only the player's own start and the
+    /// boards the player's move ends name none.
     #[test]
-    fn every_page_names_the_computers_move_that_led_to_it() {
+    fn every_page_names_and_marks_the_computers_move_that_led_to_it() {
         let s = solver();
         for game in games(&Settings::default(), &s) {
             let computer = Cell::Taken(Player::from(game.spec.human.opponent()));
+            let name = game.name();
             let mut shared = 0;
             for &b in &game.pages {
                 let arrivals = game.arrivals(b);
                 shared += usize::from(arrivals.len() > 1);
                 for reply in arrivals {
-                    let screen = game.screen(s.graph(), b, reply);
-                    let said = screen
-                        .lines
-                        .iter()
-                        .find(|l| l.starts_with("The computer played"));
-                    match reply {
+                    let screen = game.screen(s.graph(), b, reply, &name);
+                    let line = match reply {
                         Some(sq) => {
                             assert_eq!(b.cell(sq), computer, "{b}");
-                            let words = format!("The computer played {}.", Board::move_name(sq));
-                            assert_eq!(said, Some(&words), "{b}");
+                            let view = &screen.cells[sq.index()];
+                            let mark = if computer == Cell::Taken(Player::X) {
+                                "x"
+                            } else {
+                                "o"
+                            };
+                            let image = crate::games::tictactoe::IMAGES[view.image];
+                            if b.is_over() && matches!(b.status(), Status::Won { .. }) {
+                                assert_eq!(image, format!("{mark}w"), "{b}");
+                            } else {
+                                assert_eq!(image, format!("{mark}l"), "{b}");
+                            }
+                            let (letter, last) = (mark.to_uppercase(), LAST_MOVE);
+                            assert!(
+                                view.label.starts_with(&format!("{}: {letter}", sq.name()))
+                                    && view.label.ends_with(&format!(", {last}")),
+                                "{}",
+                                view.label
+                            );
+                            format!("The computer took the {} square. ", sq.name())
                         }
-                        None => assert!(
-                            said.is_none() && (b == game.start || b.is_over()),
-                            "{b}: {said:?}"
-                        ),
+                        None => {
+                            assert!(b == game.start || b.is_over(), "{b}");
+                            if b == game.start {
+                                "You start. ".to_string()
+                            } else {
+                                String::new()
+                            }
+                        }
+                    };
+                    // One line, the board's own remark before the game.
+                    let remark = b.remark().map_or(String::new(), |r| format!("{r} "));
+                    let line = format!("{line}{remark}{name}.");
+                    assert_eq!(screen.lines, [line], "{b}");
+                    // Every other square as the board draws it.
+                    let marked = reply.map(|sq| sq.index());
+                    for (i, view) in screen.cells.iter().enumerate() {
+                        if Some(i) != marked {
+                            assert_eq!(view.image, b.face(i).image, "{b} {i}");
+                            assert!(!view.label.contains(LAST_MOVE), "{b} {i}");
+                        }
                     }
-                    assert_eq!(screen.lines.last(), Some(&format!("{}.", game.describe())));
                 }
             }
             // Each link lands on a page that names the mark the computer
             // added after the player's.
-            let screens = game.screens(s.graph());
+            let screens = game.screens(s.graph(), &name);
             let by_target: std::collections::HashMap<Target, &Screen> =
                 screens.iter().map(|s| (s.target, s)).collect();
             assert_eq!(by_target.len(), screens.len(), "one page per address");
@@ -513,14 +599,12 @@ mod tests {
                         .into_iter()
                         .filter(|&q| after.cell(q) != next.cell(q))
                         .collect();
-                    let said = there
-                        .lines
-                        .iter()
-                        .find(|l| l.starts_with("The computer played"));
+                    let said = (there.lines[0].strip_prefix("The computer took "))
+                        .and_then(|rest| rest.split(" square.").next());
                     match added[..] {
                         [r] => assert_eq!(
                             said,
-                            Some(&format!("The computer played {}.", Board::move_name(r))),
+                            Some(format!("the {}", r.name()).as_str()),
                             "{b} {square:?}"
                         ),
                         [] => assert!(next.is_over() && said.is_none(), "{b} {square:?}"),
@@ -551,8 +635,13 @@ mod tests {
                 while let Some((board, at)) = stack.pop() {
                     let screen = screens[&at];
                     let drawn: Vec<usize> = screen.cells.iter().map(|c| c.image).collect();
-                    let board_faces: Vec<usize> = (0..9).map(|i| board.face(i).image).collect();
-                    assert_eq!(drawn, board_faces, "{board}");
+                    // Each square as the board draws it, or marked as the
+                    // computer's last move: one square at most.
+                    let marked = (0..9).filter(|&i| drawn[i] != board.face(i).image);
+                    assert!(marked.clone().count() <= 1, "{board}");
+                    for i in marked {
+                        assert_eq!(drawn[i], board.last_move_image(i), "{board}");
+                    }
                     assert_eq!(screen.heading, game.heading(board));
                     for (view, square) in screen.cells.iter().zip(Square::ALL) {
                         let next = board
@@ -576,15 +665,17 @@ mod tests {
         }
     }
 
-    /// Without the line naming their game, screens alike in several games
-    /// are one screen in the books, and every link lands on a kept one.
+    /// Without the game's name at the end of their line, screens alike in several
+    /// games are one screen in the books, and every link lands on a kept
+    /// one.
     #[test]
     fn screens_alike_in_several_games_merge_in_books() {
         let s = solver();
         let games = games(&Settings::default(), &s);
         let mut web = edition("vs", &s, &games);
         for screen in &mut web.screens {
-            screen.lines.pop();
+            let end = screen.lines[0].rfind("Game ").unwrap();
+            screen.lines[0].truncate(end);
         }
         let book = web.for_books();
         assert!(book.screens.len() < web.screens.len());

@@ -472,7 +472,7 @@ fn the_gamebook_plays_every_line_and_never_loses() {
                 .collect::<Vec<_>>()
                 .join(" ");
             if let Some(reply) = reply {
-                let said = format!("The computer played {}.", reply.name());
+                let said = format!("The computer took the {} square.", reply.name());
                 assert!(words.contains(&said), "page {n}: not {said}: {words}");
             }
             let half = if reader == Player::X {

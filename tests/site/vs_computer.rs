@@ -1,6 +1,7 @@
 //! The games against the computer, read back from the built pages.
 
 use tictactoe_book::editions::vs_computer::REPLY_SHIFT;
+use tictactoe_book::game::Game as _;
 use tictactoe_book::games::tictactoe::{Board, Cell, Player, Status};
 
 use crate::common::*;
@@ -13,7 +14,9 @@ fn board_of(path: &std::path::Path) -> Board {
 
 /// Every page of every game: its squares are its id, each square link
 /// makes the player's move plus at most one computer mark, and the page it
-/// lands on names that mark; every page names its game and level.
+/// lands on names that mark in its one line under the heading, frames it
+/// on the board and says so in its square's label; every page names its
+/// game and level.
 #[test]
 fn every_game_page_is_consistent() {
     let root = built().join("vs-computer");
@@ -35,18 +38,28 @@ fn every_game_page_is_consistent() {
             let board = page.board();
             assert_eq!(board, board_of(&path), "{}", path.display());
             let text = page.text();
+            // One line under the heading, naming the game and its level
+            // last (and on a board nobody can win, saying so before).
+            let lines: Vec<String> = page
+                .select("main > p")
+                .iter()
+                .skip(1)
+                .map(|p| p.text().collect())
+                .collect();
+            assert_eq!(lines.len(), 1, "{}", path.display());
+            let line = &lines[0];
+            if let Some(remark) = board.remark() {
+                assert!(line.contains(remark), "{}: {line}", path.display());
+            }
+            let number = dir.file_name().unwrap().to_str().unwrap();
             assert!(
-                text.contains(&format!(
-                    "Game {}: ",
-                    dir.file_name().unwrap().to_str().unwrap()
-                )),
-                "{}: {text}",
+                line.contains(&format!("Game {number}, ")) && line.ends_with('.'),
+                "{}: {line}",
                 path.display()
             );
-            let said = text
-                .split("The computer played ")
-                .nth(1)
-                .map(|rest| rest.split('.').next().unwrap().to_string());
+            let said = line
+                .strip_prefix("The computer took the ")
+                .map(|rest| rest.split(" square.").next().unwrap().to_string());
             // Only the player's own start and the boards the player's
             // move ends name no computer's move.
             let marks = board.legal_moves().len();
@@ -80,10 +93,20 @@ fn every_game_page_is_consistent() {
                     assert_eq!(replies.len(), 1, "{}: {link}", path.display());
                     // The page it lands on names that mark.
                     let there = Page::read(&dir.join(&link)).text();
-                    let words = format!("The computer played {}.", replies[0].name());
+                    let words = format!("The computer took the {} square.", replies[0].name());
+                    assert_eq!(there.matches("The computer took").count(), 1);
                     assert!(there.contains(&words), "{}: {link}", path.display());
                 }
             }
+            // The square the line names, and only it, is marked and
+            // labelled as the computer's last move.
+            let marked: Vec<usize> = page
+                .squares()
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, _, alt))| alt.ends_with(", the computer's last move"))
+                .map(|(i, _)| i)
+                .collect();
             if let Some(name) = said {
                 let square = (0..9).map(sq).find(|s| s.name() == name).unwrap();
                 assert_eq!(
@@ -92,6 +115,17 @@ fn every_game_page_is_consistent() {
                     "{}",
                     path.display()
                 );
+                assert_eq!(marked, [square.index()], "{}", path.display());
+                let src = page.select("img")[square.index()]
+                    .value()
+                    .attr("src")
+                    .unwrap();
+                let line = matches!(board.status(), Status::Won { .. });
+                let mark = if human == Player::X { "o" } else { "x" };
+                let image = format!("{mark}{}.svg", if line { "w" } else { "l" });
+                assert!(src.ends_with(&image), "{}: {src}", path.display());
+            } else {
+                assert!(marked.is_empty(), "{}", path.display());
             }
             match board.status() {
                 Status::InPlay(p) => {

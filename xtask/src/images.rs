@@ -2,7 +2,7 @@
 //! e-reader rasters (`static/*.gif`, two colours, no transparency) from
 //! those SVGs with resvg, at the size the books show them: sharp and easy
 //! to tap on a 6-inch 600x800 e-ink screen. The marks' SVGs are written by
-//! hand (`static/{e,x,o,xw,ow}.svg`); the analysis squares, the Towers of
+//! hand (`static/{e,x,o,xw,ow,xl,ol}.svg`); the analysis squares, the Towers of
 //! Hanoi's cells and the cover are written here. Nothing sets a pixel by
 //! hand: text is set in the shipped DejaVu Sans, and a pixel is black
 //! where the rendered picture is darker than middle grey, so the rasters
@@ -21,9 +21,10 @@ use tictactoe_book::games::tictactoe::Board;
 /// its heading and caption, sharp at 167 ppi.
 const SIDE: u32 = 160;
 
-/// The marks' squares, drawn by hand in `static/`: empty, X, O, and the
-/// winning line's X and O.
-const MARKS: [&str; 5] = ["e", "x", "o", "xw", "ow"];
+/// The marks' squares, drawn by hand in `static/`: empty, X, O, the
+/// winning line's X and O, and X and O as the last move against the
+/// player, framed heavily in dark blue (black in the GIFs).
+const MARKS: [&str; 7] = ["e", "x", "o", "xw", "ow", "xl", "ol"];
 
 /// How SVGs are read: `sans-serif` is the shipped DejaVu Sans, the only
 /// font loaded, so no system font ever changes a picture.

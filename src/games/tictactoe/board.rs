@@ -40,7 +40,7 @@ impl Square {
 
     /// The name a screen reader speaks for this square.
     pub fn name(self) -> &'static str {
-        crate::game::PLACES[self.index()]
+        super::shape::SQUARES[self.index()]
     }
 }
 

@@ -12,10 +12,31 @@ use crate::game::{Face, Game, MapStyle, Note, Outcome, Side, Stroke, Texts, Verd
 /// The image of a square, without extension: the one list of image names.
 /// The web uses `<name>.svg`, the books `<name>.gif`: an empty square,
 /// each mark plain and in the winning line, then the analysis squares,
-/// win in 1 to 3, draw and loss in 1 to 3, plain and framed as a best move.
-pub const IMAGES: [&str; 19] = [
+/// win in 1 to 3, draw and loss in 1 to 3, plain and framed as a best move,
+/// then each mark framed heavily as the last move against the player (the
+/// computer's, in the games against it).
+pub const IMAGES: [&str; 21] = [
     "e", "x", "o", "xw", "ow", "w1", "w2", "w3", "d", "l1", "l2", "l3", "w1b", "w2b", "w3b", "db",
-    "l1b", "l2b", "l3b",
+    "l1b", "l2b", "l3b", "xl", "ol",
+];
+
+/// The first of the last-move images in [`IMAGES`], X's then O's.
+const LAST: usize = 19;
+
+/// The squares' names, row by row, as a screen reader speaks them and a
+/// sentence names them: each reads as a place on its own ("the middle
+/// right square", never "played right"), so the rows and columns in the
+/// middle say "middle".
+pub const SQUARES: [&str; 9] = [
+    "top left",
+    "top middle",
+    "top right",
+    "middle left",
+    "centre",
+    "middle right",
+    "bottom left",
+    "bottom middle",
+    "bottom right",
 ];
 
 /// The rules, the first paragraph of every book's opening page.
@@ -201,6 +222,20 @@ winner's moves. The best moves are framed.",
         mov.name()
     }
 
+    /// "the middle right square", "the centre square".
+    fn move_place(mov: Square) -> String {
+        format!("the {} square", mov.name())
+    }
+
+    /// The mark framed heavily (`xl`, `ol`); in the winning line, the
+    /// line's image, which already stands out.
+    fn last_move_image(self, index: usize) -> usize {
+        match self.face(index).image {
+            i @ (1 | 2) => LAST + i - 1,
+            i => i,
+        }
+    }
+
     fn side_name(side: Side) -> &'static str {
         Player::from(side).letter()
     }
@@ -271,7 +306,7 @@ mod tests {
             .map(|r| r.iter().map(|c| IMAGES[c.image]).collect())
             .collect();
         assert_eq!(rows, [["o", "e", "x"], ["e", "x", "e"], ["e", "e", "e"]]);
-        assert_eq!(s.cells[1].label, "top: place O");
+        assert_eq!(s.cells[1].label, "top middle: place O");
         assert_eq!(s.cells[0].label, "top left: O");
         assert_eq!(s.cells[0].link, None);
         let after = b.play(Square::new(8).unwrap()).unwrap();
