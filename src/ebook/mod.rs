@@ -325,16 +325,19 @@ pub struct Budgets {
 }
 
 impl Default for Budgets {
-    /// 700 KB per MOBI and 200 KB per EPUB (1 KB = 1,000 bytes), and 828
+    /// 700 KB per MOBI and 250 KB per EPUB (1 KB = 1,000 bytes), and 828
     /// pages per PDF: the most Amazon's print-on-demand binds in one
     /// paperback, so every PDF made can be printed as one book. The
     /// editions of a page per position (thousands of pages) are left out.
-    /// The largest default books are the analysis MOBI (516 KB) and EPUB
-    /// (162 KB); each budget leaves room for a fifth more.
+    /// The largest default books are the vs-computer MOBI (274 KB) and EPUB
+    /// (165 KB); the largest EPUB of any level, the easy computer's, is
+    /// 207 KB (every page names and frames the computer's last move, so a
+    /// board it reaches by two replies is two screens): the EPUB budget
+    /// leaves it a fifth more.
     fn default() -> Self {
         Budgets {
             mobi: 700_000,
-            epub: 200_000,
+            epub: 250_000,
             pdf_pages: PDF_PAGES,
         }
     }

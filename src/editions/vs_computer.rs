@@ -27,8 +27,9 @@ use crate::solver::Solver;
 pub const REPLY_SHIFT: u32 = 24;
 
 /// What a screen reader hears after the computer's last square: "middle
-/// right: O, the computer's last move".
-pub const LAST_MOVE: &str = "the computer's last move";
+/// right: O, its last move": the line under the heading has just said
+/// whose.
+pub const LAST_MOVE: &str = "its last move";
 
 /// The seed used when none is given.
 pub const DEFAULT_SEED: u64 = 2009;

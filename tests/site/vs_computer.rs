@@ -104,7 +104,7 @@ fn every_game_page_is_consistent() {
                 .squares()
                 .iter()
                 .enumerate()
-                .filter(|(_, (_, _, alt))| alt.ends_with(", the computer's last move"))
+                .filter(|(_, (_, _, alt))| alt.ends_with(", its last move"))
                 .map(|(i, _)| i)
                 .collect();
             if let Some(name) = said {
