@@ -1,0 +1,16 @@
+//! Chess endgames: a white king and queen (KQK) or king and rook (KRK)
+//! against a lone black king, their rules, FEN, and our own retrograde
+//! analysis of every legal position's distance to mate.
+//!
+//! `board` holds the rules, `fen` reads and writes positions, `tablebase`
+//! solves an ending, and `census` counts the solved positions.
+
+pub mod board;
+pub mod census;
+pub mod fen;
+pub mod tablebase;
+
+pub use board::{Color, Ending, Illegal, IllegalMove, Move, Moves, Position, Square, Status};
+pub use census::{Census, Count};
+pub use fen::FenError;
+pub use tablebase::{Dtm, Tablebase};
