@@ -127,7 +127,10 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                     if want == "ha" {
                         want = "hab";
                     } else if let Some(d) = want.strip_prefix("hl") {
-                        want = Hanoi::IMAGES.iter().find(|n| n[2..] == *d && n.starts_with("hf")).unwrap();
+                        want = Hanoi::IMAGES
+                            .iter()
+                            .find(|n| n[2..] == *d && n.starts_with("hf"))
+                            .unwrap();
                     }
                 }
                 assert_eq!(src, format!("{want}.svg"), "{path} cell {i}");

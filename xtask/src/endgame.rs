@@ -4,31 +4,17 @@
 //! raw and up to the board's symmetries, then the draws, checkmates and
 //! stalemates. The time the analysis took goes to stderr.
 //!
-//! Its flags live here, not in `flags.rs`: `flags.rs` names them as
-//! `Command::Endgame(endgame::EndgameArgs)`.
+//! Its flag, the ending, is `flags::EndgameArgs`.
 
 use std::io::Write as _;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use tictactoe_book::games::chess::{Census, Ending, Tablebase};
+use tictactoe_book::games::chess::{Census, Tablebase};
 
-/// The flags of `endgame`.
-#[derive(clap::Args)]
-pub struct EndgameArgs {
-    /// The ending: kqk (king and queen against king) or krk (king and rook)
-    #[arg(value_name = "ENDING", value_parser = parse_ending)]
-    pub ending: Ending,
-}
+use crate::flags::EndgameArgs;
 
-/// `kqk` or `krk`, in either case.
-fn parse_ending(s: &str) -> Result<Ending, String> {
-    Ending::ALL
-        .into_iter()
-        .find(|e| e.name().eq_ignore_ascii_case(s))
-        .ok_or_else(|| "not an ending: kqk or krk".to_string())
-}
-
+/// Solves the ending and prints its census.
 pub fn run(args: &EndgameArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let tablebase = Tablebase::solve(args.ending);

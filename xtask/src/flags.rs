@@ -8,6 +8,7 @@
 use std::ffi::{OsStr, OsString};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
+use tictactoe_book::games::chess::Ending;
 
 use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{Parser, Subcommand};
@@ -152,6 +153,25 @@ pub enum Command {
     /// 23-bit game records: encode squares, or decode a code.
     #[command(subcommand)]
     Record(RecordCommand),
+    /// Solve a chess ending (kqk or krk) by our own retrograde analysis and
+    /// print its positions at each distance to mate.
+    Endgame(EndgameArgs),
+}
+
+/// The flags of `endgame`.
+#[derive(clap::Args)]
+pub struct EndgameArgs {
+    /// The ending: kqk (king and queen against king) or krk (king and rook)
+    #[arg(value_name = "ENDING", allow_negative_numbers = true, value_parser = Utf8(parse_ending))]
+    pub ending: Ending,
+}
+
+/// `kqk` or `krk`, in either case.
+fn parse_ending(s: &str) -> Result<Ending, String> {
+    Ending::ALL
+        .into_iter()
+        .find(|e| e.name().eq_ignore_ascii_case(s))
+        .ok_or_else(|| format!("not an ending: '{s}' (kqk or krk)"))
 }
 
 /// The flags of `tree`.

@@ -7,6 +7,7 @@ use clap::Parser as _;
 
 mod bench;
 mod build;
+mod endgame;
 mod flags;
 mod images;
 mod record;
@@ -99,6 +100,7 @@ fn main() -> ExitCode {
         Command::Screenshots(args) => screenshots::run(args),
         Command::Tree(args) => tree::run(args),
         Command::Record(cmd) => record::run(cmd),
+        Command::Endgame(args) => endgame::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
