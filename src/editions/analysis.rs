@@ -59,9 +59,9 @@ pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
 
 /// What a choice in a puzzle leaves, as the page it leads to counts it:
 /// "leaves 14 moves", or "solves the puzzle"; a choice that takes a
-/// selection back says so ("takes it back, leaves 2 moves"); a choice that
+/// selection back says so ("undo, leaves 2 moves"); a choice that
 /// starts a move gives what the best way to finish that move leaves
-/// ("moving from it leaves 6 moves": what that page says of its best
+/// ("its move leaves 6 moves": what that page says of its best
 /// choice), since the page it leads to may count going back. So every
 /// figure a page gives agrees with the page its link leads to, and the
 /// choices a page frames are exactly those whose own cost plus what they
@@ -80,7 +80,12 @@ fn push_leaves<G: Game>(
     }
     let (prefix, left) = match (board.settled(), target.settled(), verdict) {
         // Starts a move: the verdict counts that move, then what is left.
-        (true, false, Verdict::Win(n)) => ("moving from it ", Some(n - 1)),
+        (true, false, Verdict::Win(n)) => ("its move ", Some(n - 1)),
+        // Starts a move that cannot be finished (a disc no peg takes).
+        (true, false, _) => {
+            out.push_str(NO_MOVE);
+            return;
+        }
         (false, true, _) if crate::solver::cost(board, target) == 0 => {
             (TAKES_BACK, target_left(solver, target))
         }
@@ -95,8 +100,11 @@ fn push_leaves<G: Game>(
     };
 }
 
+/// What a puzzle's choice says that starts a move it cannot finish.
+const NO_MOVE: &str = "no move from it";
+
 /// What a puzzle's choice that takes a selection back says first.
-const TAKES_BACK: &str = "takes it back, ";
+const TAKES_BACK: &str = "undo, ";
 
 /// The whole moves left that `target`'s page gives, if it can be solved.
 fn target_left<G: Game>(solver: &Solver<G>, target: G) -> Option<u16> {
@@ -338,10 +346,12 @@ mod tests {
     enum Said {
         /// "leaves N": a whole move, and N left after it.
         Leaves(u16),
-        /// "takes it back, leaves N": no move.
+        /// "undo, leaves N": no move.
         Back(u16),
-        /// "moving from it leaves N": the best way to finish the move.
+        /// "its move leaves N": the best way to finish the move.
         Starts(u16),
+        /// "no move from it": a move that cannot be finished.
+        Stuck,
     }
 
     fn parse_said(words: &str) -> Said {
@@ -355,9 +365,11 @@ mod tests {
                 .parse()
                 .unwrap(),
         };
-        if let Some(w) = words.strip_prefix(TAKES_BACK) {
+        if words == NO_MOVE {
+            Said::Stuck
+        } else if let Some(w) = words.strip_prefix(TAKES_BACK) {
             Said::Back(count(w))
-        } else if let Some(w) = words.strip_prefix("moving from it ") {
+        } else if let Some(w) = words.strip_prefix("its move ") {
             Said::Starts(count(w))
         } else {
             Said::Leaves(count(words))
@@ -446,6 +458,13 @@ mod tests {
                             assert!(p.lifted().is_some() && t.lifted().is_none());
                             assert_eq!(n, there, "{p:?} -> {t:?}");
                             n
+                        }
+                        Said::Stuck => {
+                            // Only putting the disc back is left there.
+                            assert!(p.lifted().is_none() && t.lifted().is_some());
+                            let there = said(t);
+                            assert!(there.iter().all(|c| matches!(c.1, Said::Back(_))), "{t:?}");
+                            u16::MAX
                         }
                         Said::Starts(n) => {
                             // What the best way to finish the move leaves,

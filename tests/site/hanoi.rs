@@ -60,13 +60,14 @@ fn moves_left(discs: u8, positions: &[Hanoi]) -> BTreeMap<Hanoi, u32> {
 fn after(p: Hanoi, peg: u8, dist: &BTreeMap<Hanoi, u32>) -> u32 {
     let next = p.play(peg).unwrap();
     match (p.lifted(), next.lifted()) {
+        // A disc no peg takes: no move (never the best).
         (None, Some(_)) => next
             .moves()
             .map(|to| next.play(to).unwrap())
             .filter(|&down| down != p)
             .map(|down| 1 + dist[&down])
             .min()
-            .unwrap(),
+            .unwrap_or(u32::MAX),
         (Some(from), None) if from == peg => dist[&next],
         _ => 1 + dist[&next],
     }
@@ -164,10 +165,13 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                         _ if there == "Solved" => "solves the puzzle".to_string(),
                         // A lift: what the best way to finish its move
                         // leaves, one move fewer than that way's count.
+                        Some(_) if p.lifted().is_none() && count == Some(u32::MAX) => {
+                            "no move from it".to_string()
+                        }
                         Some(_) if p.lifted().is_none() => match count.unwrap() - 1 {
-                            0 => "moving from it solves the puzzle".to_string(),
-                            1 => "moving from it leaves 1 move".to_string(),
-                            n => format!("moving from it leaves {n} moves"),
+                            0 => "its move solves the puzzle".to_string(),
+                            1 => "its move leaves 1 move".to_string(),
+                            n => format!("its move leaves {n} moves"),
                         },
                         Some((_, left)) => {
                             let left = left.strip_suffix(" left with best play").unwrap();

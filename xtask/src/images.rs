@@ -250,6 +250,11 @@ fn base_bar(width: u32, y: u32) -> String {
 /// reads in grayscale.
 const AIR_FRAME: &str = "<rect x=\"4\" y=\"4\" width=\"92\" height=\"26\" fill=\"none\" stroke=\"#111\" stroke-width=\"6\"/>";
 
+/// The frame round a lifted disc whose putting back is best: the air's
+/// frame's top and bottom bars, as thick, which a disc never covers (a
+/// whole frame's sides under the widest disc cost the GIF a run a row).
+const LIFTED_FRAME: &str = "<rect x=\"1\" y=\"1\" width=\"98\" height=\"6\" fill=\"#111\"/><rect x=\"1\" y=\"27\" width=\"98\" height=\"6\" fill=\"#111\"/>";
+
 /// A Hanoi cell: a peg is a bar 8 units wide down the middle of each
 /// level, discs flat bars across it, the base a bar the width of the
 /// cell under the bottom level; the best peg's air is framed thick, so it
@@ -271,7 +276,7 @@ fn tower_svg(t: Tower) -> String {
             // The frame under the disc: the widest disc covers its sides
             // but for the corners, its top and bottom still read.
             if best {
-                svg += AIR_FRAME;
+                svg += LIFTED_FRAME;
             }
             svg += &disc_bar(disc, 6.0);
         }
