@@ -60,12 +60,18 @@ pub(super) fn css(book: &Edition) -> String {
     // The board's height over one cell's width.
     let per_cell = columns as f64 * book.aspect;
     // Room for the caption: a line more for each line of text past the
-    // first (the games against the computer name the computer's move and
-    // the game).
+    // first, counting a line as long as it wraps on a narrow page (the
+    // games against the computer say the computer's move and the game in
+    // one line that wraps).
     let lines = book
         .screens
         .iter()
-        .map(|s| s.lines.len())
+        .map(|s| {
+            s.lines
+                .iter()
+                .map(|l| l.len().div_ceil(WRAP))
+                .sum::<usize>()
+        })
         .max()
         .unwrap_or(0);
     let room = CAPTION_ROOM + LINE_ROOM * lines.saturating_sub(1) as f64;
@@ -83,6 +89,10 @@ h1{{font-size:1.4em}}"
 /// caption (its heading and a line of text), the links after it, and the
 /// paragraphs' margins.
 const CAPTION_ROOM: f64 = 4.5;
+
+/// The characters of caption a narrow page (a column of epub.js's
+/// two-page spread at 800x600) shows on one line.
+const WRAP: usize = 48;
 
 /// The height, in ems, of each further line of caption.
 const LINE_ROOM: f64 = 1.5;

@@ -163,15 +163,17 @@ fn body(
             w.link(&first, |w| w.text(&e.title));
         }
     });
-    w.p(|w| {
-        w.text("Below: how to play, every game against the computer, ");
-        w.link("#maps", |w| w.text("maps of whole games"));
-        w.text(", ");
-        w.link("#ebooks", |w| w.text("e-books"));
-        w.text(" and ");
-        w.link("#print", |w| w.text("books to print"));
-        w.text(".");
-    });
+    // A list, not a sentence: a finger's 44 pixels a link, and links in
+    // a sentence that wraps on a phone would overlap.
+    w.p(|w| w.text("Below: how to play, every game against the computer, and"));
+    w.ul(
+        &[
+            ("#maps", "maps of whole games"),
+            ("#ebooks", "e-books"),
+            ("#print", "books to print"),
+        ],
+        |w, &(href, words)| w.link(href, |w| w.text(words)),
+    );
     // Each game's rules, once, in the order its editions come.
     let mut games: Vec<&Texts> = Vec::new();
     for e in &screen {

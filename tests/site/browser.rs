@@ -208,15 +208,15 @@ fn lynx_reads_each_row_of_a_board_on_its_own_line() {
     };
     let rows = [
         line("top left: O"),
-        line("left: place O"),
+        line("middle left: place O"),
         line("bottom left: place O"),
     ];
     let expect = [
-        ["top left: O", "top: place O", "top right: X"],
-        ["left: place O", "centre: X", "right: place O"],
+        ["top left: O", "top middle: place O", "top right: X"],
+        ["middle left: place O", "centre: X", "middle right: place O"],
         [
             "bottom left: place O",
-            "bottom: place O",
+            "bottom middle: place O",
             "bottom right: place O",
         ],
     ];
