@@ -340,11 +340,11 @@ fn the_committed_book_images_are_what_draw_images_draws() {
     for file in &gifs {
         assert!(drawn.contains(file), "{file} is not drawn");
     }
-    // The analysis squares' and the Hanoi cells' SVGs, and the base
-    // under a Hanoi board.
+    // The analysis squares' and the Hanoi cells' SVGs (the lifted discs
+    // framed too), and the base under a Hanoi board.
     assert_eq!(
         drawn.iter().filter(|f| f.ends_with(".svg")).count(),
-        14 + 25 + 1
+        14 + 32 + 1
     );
     // Every raster in static/ is one draw-images renders: none is drawn
     // by hand or left over.
