@@ -86,17 +86,18 @@ pub struct Note {
     pub best: bool,
 }
 
-/// One cell of a position as the game draws it.
+/// One cell of a screen as the game draws it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Face<M> {
+pub struct Face {
     /// Its image: an index into [`Game::IMAGES`].
     pub image: usize,
     /// What a screen reader says of it when selecting it does nothing:
     /// "top left: X".
     pub label: Cow<'static, str>,
-    /// The move selecting it makes, and what a screen reader says of it
-    /// then: "top left: place X".
-    pub action: Option<(M, Cow<'static, str>)>,
+    /// What a screen reader says of it when it is a link ("top left:
+    /// place X"): whether it is one, and where it goes, is the screen's
+    /// [`crate::view::View::choices`], never the game's drawing.
+    pub action: Option<Cow<'static, str>>,
 }
 
 /// The words a game brings to every edition and book.
@@ -121,6 +122,25 @@ pub struct Texts {
     pub analysis_about: &'static str,
     /// The words of the analysis edition's start link.
     pub analysis_start: &'static str,
+    /// The play edition's name on the home page: "Two players".
+    pub play_name: &'static str,
+    /// Its books' title: "Tic-tac-toe for Two Players".
+    pub play_title: &'static str,
+    /// The analysis edition's name on the home page: "Analysis".
+    pub analysis_name: &'static str,
+    /// The words of the link back to the start: "New game", or for a
+    /// puzzle "Start again".
+    pub again: &'static str,
+}
+
+/// How the analysis edition weighs a choice, and so what its cells say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Weighing {
+    /// What the move is worth to the side making it: "win in 2".
+    Verdict,
+    /// What is left to a puzzle's goal after it: "leaves 14 moves", each
+    /// choice's count also in one line under the heading.
+    MovesLeft,
 }
 
 /// One stroke of a side's mark on a map, in a 100 by 100 cell (y down).
@@ -186,8 +206,10 @@ impl UnderBoard {
 }
 
 /// A game whose every reachable position is a page: a two-player game or
-/// a one-player puzzle on a grid of cells, each move made by selecting
-/// one cell.
+/// a one-player puzzle on a grid of cells. The game knows only whole
+/// moves; how a reader taps one in is its shape's part: one cell
+/// ([`Game::cell`]), or a piece first ([`Game::piece`], whose page of its
+/// own a [`crate::view::View`] is), then the cell it goes to.
 pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// A move.
     type Move: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync;
@@ -208,12 +230,15 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// `cargo xtask draw-images` (the names are listed in
     /// [`crate::assets::OTHERS`]).
     const COVER: &'static str;
-    /// Every key is below this.
+    /// Every key is below this, and so is every key of a position with a
+    /// piece picked ([`Game::picked_key`]).
     const KEYS: u32;
     /// The game's words.
     const TEXTS: Texts;
     /// How its map draws it, if it has one.
     const MAP: Option<MapStyle> = None;
+    /// How its analysis weighs a choice: by default, a verdict.
+    const WEIGHING: Weighing = Weighing::Verdict;
     /// Whether each move is a whole column of the grid, its top cell the
     /// link (the Towers of Hanoi's pegs): a web page then makes the
     /// whole column one place to tap, the link still one.
@@ -224,8 +249,9 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
 
     /// The position before the first move.
     fn start(rules: Self::Rules) -> Self;
-    /// The legal moves, in the order of the cells that make them; none
-    /// once the game is over.
+    /// The legal moves, in the order of the cells that make them (by
+    /// piece, then cell, where a move is a piece and a cell); none once
+    /// the game is over.
     fn moves(self) -> impl Iterator<Item = Self::Move>;
     /// The position after `mov`, or why it is refused; `self` is unchanged
     /// either way.
@@ -240,14 +266,36 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
 
     /// The grid a screen draws: rows, then columns.
     fn grid(self) -> (usize, usize);
-    /// Cell `index` (reading order) as a screen draws it.
-    fn face(self, index: usize) -> Face<Self::Move>;
-    /// The image of the cell `mov` is made from, carrying `note`.
-    fn noted_image(self, mov: Self::Move, note: Note) -> usize;
-    /// The cell, in reading order, that makes `mov`.
+    /// Cell `index` (reading order) as a screen draws it, with the piece
+    /// on cell `picked` picked up if one is.
+    fn face(self, picked: Option<usize>, index: usize) -> Face;
+    /// The image of cell `index` carrying `note`, the worth of the choice
+    /// it makes, with the piece on `picked` picked up if one is.
+    fn noted_image(self, picked: Option<usize>, index: usize, note: Note) -> usize;
+    /// The cell, in reading order, that `mov` is tapped on last: where it
+    /// goes.
     fn cell(mov: Self::Move) -> usize;
+    /// The cell of the piece that `mov` moves, tapped first, if a move is
+    /// two taps; by default a move is one tap.
+    fn piece(_mov: Self::Move) -> Option<usize> {
+        None
+    }
+    /// The cells whose piece the reader may pick up, before tapping where
+    /// it goes (each a page of its own, even one whose piece cannot move):
+    /// by default none, a move being one tap. None once the game is over.
+    fn pieces(self) -> impl Iterator<Item = usize> {
+        std::iter::empty()
+    }
+    /// The key of this position with the piece on `cell` picked up: by
+    /// default the keys after the position's own, so a game with pieces
+    /// leaves room for them between its positions' keys.
+    fn picked_key(self, cell: usize) -> u32 {
+        self.key() + 1 + cell as u32
+    }
     /// A move in words: "top right".
     fn move_name(mov: Self::Move) -> &'static str;
+    /// A cell a choice is made on, in words: "top right", "left peg".
+    fn cell_name(cell: usize) -> &'static str;
     /// A move as a place in a sentence, "The computer took <this>.": by
     /// default "the " and its name; tic-tac-toe says "the top right
     /// square".
@@ -256,16 +304,33 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     }
     /// A side's name: "X".
     fn side_name(side: Side) -> &'static str;
-    /// The heading of a two-player screen: "X to move", "O wins".
-    fn heading(self) -> String;
-    /// The position's title in words, for a page's title and screen
-    /// readers, onto `out`.
-    fn push_title(self, out: &mut String);
+    /// A verdict in the game's words, onto `out`: by default "win in 2",
+    /// "draw", "loss in 1".
+    fn push_verdict(verdict: Verdict, out: &mut String) {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{verdict}");
+    }
+    /// The analysis edition's heading while the game goes on, `value` the
+    /// position's for the side to move in [`Game::push_verdict`]'s words:
+    /// by default "X to move: win in 2 with best play".
+    fn analysis_heading(self, _picked: Option<usize>, value: &str) -> String {
+        format!(
+            "{} to move: {value} with best play",
+            Self::side_name(self.mover())
+        )
+    }
+    /// The heading of a screen, with the piece on `picked` picked up if
+    /// one is: "X to move", "O wins".
+    fn heading(self, picked: Option<usize>) -> String;
+    /// The position's title in words (with the piece on `picked` picked
+    /// up), for a page's title and screen readers, onto `out`.
+    fn push_title(self, picked: Option<usize>, out: &mut String);
     /// A line a screen shows under the heading, if the position calls for
     /// one ("No one can make three in a row any more.").
     fn remark(self) -> Option<&'static str>;
-    /// The cells as text, in reading order, for `positions.json`.
-    fn text(self) -> String;
+    /// The cells as text, in reading order (with the piece on `picked`
+    /// picked up), for `positions.json`.
+    fn text(self, picked: Option<usize>) -> String;
 
     /// Whose mark is in cell `index` (reading order), for a map of
     /// [`MapStyle::Marks`].
@@ -273,8 +338,7 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
         None
     }
     /// Where a map of [`MapStyle::Graph`] draws this position, in units of
-    /// one move, or `None` if it is no node of the map (a position between
-    /// the two selections of a move).
+    /// one move (its moves are its edges), if the game has such a map.
     fn map_point(self) -> Option<(f64, f64)> {
         None
     }
@@ -288,20 +352,12 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
         rows as f64 / cols as f64
     }
 
-    /// Whether no move is half made here: false between the two
-    /// selections of a puzzle's move (a disc lifted). A puzzle counts whole
-    /// moves, so a selection into such a position, or back out of it to
-    /// where it started, is no move.
-    fn settled(self) -> bool {
-        true
-    }
-
     /// The image of cell `index` when it holds the move just made against
     /// the player (the computer's, against the computer), marked so the
     /// player sees at a glance where it went, in grayscale too: by default
     /// as [`Game::face`] draws it.
     fn last_move_image(self, index: usize) -> usize {
-        self.face(index).image
+        self.face(None, index).image
     }
 
     /// Whether the game has ended.

@@ -19,3 +19,4 @@ pub mod picture;
 pub mod screen;
 pub mod site;
 pub mod solver;
+pub mod view;

@@ -822,7 +822,7 @@ pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
     for &(p, _) in &nodes {
         let (x, y) = at(p);
         let mut title = String::new();
-        p.push_title(&mut title);
+        p.push_title(None, &mut title);
         let mut href = format!("../{analysis}/");
         push_page_name(&mut href, p.key());
         dots[usize::from(solution.contains(&p))].push([x, y]);
@@ -899,21 +899,9 @@ to Goal."
     }
 }
 
-/// The nodes of a puzzle's map one move from `p`: directly, or through a
-/// position that is no node (a disc lifted), never back to `p`.
+/// The nodes of a puzzle's map one move from `p`, in order.
 pub fn resting_neighbours<G: Game>(p: G) -> Vec<G> {
-    let mut out = Vec::new();
-    for (_, next) in crate::graph::moves(p) {
-        if next.map_point().is_some() {
-            out.push(next);
-            continue;
-        }
-        for (_, then) in crate::graph::moves(next) {
-            if then != p && then.map_point().is_some() {
-                out.push(then);
-            }
-        }
-    }
+    let mut out: Vec<G> = crate::graph::moves(p).map(|(_, next)| next).collect();
     out.sort();
     out.dedup();
     out
@@ -924,21 +912,15 @@ pub fn resting_neighbours<G: Game>(p: G) -> Vec<G> {
 pub fn solution<G: Game>(solver: &Solver<G>) -> Vec<G> {
     let mut p = solver.graph().root();
     let mut path = vec![p];
-    let mut before = p;
     while !p.is_over() {
-        // Taking a selection back is as good as the best move (it costs
-        // no move), and goes nowhere.
         let (_, next) = solver
             .move_scores(p)
             .into_iter()
             .map(|(mov, s)| (s, p.play(mov).expect("a legal move")))
-            .filter(|&(_, next)| next != before)
             .max_by_key(|&(s, _)| s)
             .expect("a move from an unsolved position");
-        (before, p) = (p, next);
-        if p.map_point().is_some() {
-            path.push(p);
-        }
+        p = next;
+        path.push(p);
     }
     path
 }

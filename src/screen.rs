@@ -18,6 +18,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::game::{Game, Note, Texts, UnderBoard};
 use crate::output::OutFile;
+use crate::view::{Choice, View};
 
 /// The one function that names a page: a position's key in lower-case
 /// hex without leading zeros (the 2009 post's anchors), onto `out`. The
@@ -177,25 +178,32 @@ pub struct Screen {
 }
 
 impl Screen {
-    /// A screen of `position`, `depth` moves into its game, at `target`:
-    /// each cell as the game draws it, and each cell that makes a legal
-    /// move linking where `link` says, labelled with the move it makes.
+    /// A screen of `view`, `depth` taps into its game, at `target`: each
+    /// cell as the game draws it, and each cell a choice is made on
+    /// ([`View::choices`]: a move, or picking a piece up or putting it
+    /// back) linking where `link` says, labelled with what it does.
     pub fn new<G: Game>(
         target: Target,
-        position: G,
+        view: View<G>,
         depth: u32,
         heading: String,
-        link: impl Fn(G::Move) -> Option<Target>,
+        link: impl Fn(Choice<G::Move>) -> Option<Target>,
     ) -> Screen {
+        let position = view.position;
         let over = position.is_over();
         let (rows, columns) = position.grid();
-        let cells = (0..rows * columns)
-            .map(|index| {
-                let face = position.face(index);
-                let action = face.action.filter(|_| !over);
-                let (link, label) = match action.and_then(|(m, l)| Some((link(m)?, l))) {
-                    Some((target, label)) => (Some(target), label),
-                    None => (None, face.label.clone()),
+        let mut links: Vec<Option<Target>> = vec![None; rows * columns];
+        for (cell, choice) in view.choices() {
+            links[cell] = link(choice);
+        }
+        let cells = links
+            .into_iter()
+            .enumerate()
+            .map(|(index, link)| {
+                let face = view.face(index);
+                let label = match (link, face.action) {
+                    (Some(_), Some(said)) => said,
+                    _ => face.label.clone(),
                 };
                 CellView {
                     image: face.image,
@@ -207,7 +215,7 @@ impl Screen {
             })
             .collect();
         let mut title = String::with_capacity(80);
-        position.push_title(&mut title);
+        view.push_title(&mut title);
         Screen {
             target,
             title,

@@ -1,9 +1,9 @@
 //! The solver: for a two-player game, negamax over the state graph, each
 //! position scored once, children first, from the scores of the positions
 //! after it (so each is looked up, never searched again); for a puzzle,
-//! the fewest whole moves to its goal, by a breadth-first search back from
-//! it (a choice that only starts a move, or takes that start back, costs
-//! none).
+//! the fewest moves to its goal, by a breadth-first search back from it.
+//! Both see whole moves only: how a move is tapped in is the screens'
+//! part ([`crate::view`]).
 //!
 //! Invariant: every reachable position has exactly one [`Score`], computed
 //! once, from the side to move's point of view; no IO, no randomness.
@@ -87,14 +87,19 @@ impl fmt::Display for Score {
 }
 
 impl Verdict {
-    /// The verdict of a solver score, from the side it scores: plies
-    /// counted as the winner's moves.
-    pub fn of(score: Score) -> Verdict {
+    /// The verdict of a solver score of game `G`, from the side it
+    /// scores: plies counted as the winner's moves (in a puzzle, every
+    /// ply is the one player's move).
+    pub fn of<G: Game>(score: Score) -> Verdict {
         let plies = score.plies();
+        let (win, loss) = match G::PLAYERS {
+            1 => (plies, plies),
+            _ => (plies.div_ceil(2), plies / 2),
+        };
         if score.is_win() {
-            Verdict::Win(plies.div_ceil(2))
+            Verdict::Win(win)
         } else if score.is_loss() {
-            Verdict::Loss(plies / 2)
+            Verdict::Loss(loss)
         } else {
             Verdict::Draw
         }
@@ -110,7 +115,7 @@ pub struct Solver<G: Game> {
 
 impl<G: Game> Solver<G> {
     /// Solves every position of `graph`. A puzzle's score is a win in as
-    /// many plies as its goal is away (a draw if it cannot be reached);
+    /// many moves as its goal is away (a draw if it cannot be reached);
     /// a two-player game's, its negamax value.
     ///
     /// # Panics
@@ -143,40 +148,15 @@ impl<G: Game> Solver<G> {
                 let v = self.score(next)?;
                 Some((
                     s,
-                    if G::PLAYERS == 1 {
-                        self.choice_moves(board, next)
-                            .map_or(Score::DRAW, |m| puzzle_score(board, m))
-                    } else {
-                        v.back_up()
+                    match G::PLAYERS {
+                        // One move more, the puzzle's one player's.
+                        1 if v.is_win() => Score::win_in(v.plies() + 1),
+                        1 => Score::DRAW,
+                        _ => v.back_up(),
                     },
                 ))
             })
             .collect()
-    }
-}
-
-impl<G: Game> Solver<G> {
-    /// The fewest whole moves to a puzzle's goal from `board`, if it can
-    /// be reached.
-    fn moves_left(&self, board: G) -> Option<u16> {
-        let score = self.score(board)?;
-        score.is_win().then(|| score.plies().div_ceil(2))
-    }
-
-    /// The fewest whole moves to a puzzle's goal through the choice from
-    /// `board` to `next`, its own [`cost`] included. A choice that starts a
-    /// move (a disc lifted) is worth the best way to finish that move:
-    /// taking it back again is not one, or every start would be as good as
-    /// the best.
-    fn choice_moves(&self, board: G, next: G) -> Option<u16> {
-        if board.settled() && !next.settled() {
-            moves(next)
-                .filter(|&(_, after)| after != board)
-                .filter_map(|(_, after)| Some(cost(next, after) + self.moves_left(after)?))
-                .min()
-        } else {
-            Some(cost(board, next) + self.moves_left(next)?)
-        }
     }
 }
 
@@ -200,33 +180,16 @@ fn negamax<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
     scores
 }
 
-/// What a puzzle's choice from `from` to `to` costs, in whole moves: none
-/// if it only starts a move (into a position that is not
-/// [`Game::settled`]) or takes that start back (out of one, back to a
-/// position one selection before it), else one.
-pub fn cost<G: Game>(from: G, to: G) -> u16 {
-    let takes_back = !from.settled() && to.moves().any(|m| to.play(m).is_ok_and(|b| b == from));
-    if !to.settled() || takes_back { 0 } else { 1 }
-}
-
-/// A puzzle's score from the whole moves left: twice as many plies, less
-/// the half of a move already made where one is (a disc lifted), so that
-/// [`Verdict::of`] reads whole moves as it reads a two-player game's.
-fn puzzle_score<G: Game>(board: G, moves: u16) -> Score {
-    Score::win_in(2 * moves - u16::from(!board.settled()))
-}
-
 /// A puzzle's scores: a breadth-first search from every solved position
-/// along the choices backwards, a choice that costs no whole move
-/// ([`cost`]) put at the front of the queue (a 0-1 search), so each
-/// position's score counts the fewest whole moves to the goal, whatever
-/// cycles play has, and putting a lifted disc back is no move.
+/// along the moves backwards, so each position's score counts the fewest
+/// moves to the goal, whatever cycles play has; a draw where it cannot be
+/// reached.
 fn distances<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
     let positions = graph.boards();
-    let mut into: Vec<Vec<(u32, u16)>> = vec![Vec::new(); positions.len()];
+    let mut into: Vec<Vec<u32>> = vec![Vec::new(); positions.len()];
     for (i, &p) in positions.iter().enumerate() {
         for (_, next) in moves(p) {
-            into[graph.position(next).expect("closed")].push((i as u32, cost(p, next)));
+            into[graph.position(next).expect("closed")].push(i as u32);
         }
     }
     let mut left: Vec<Option<u16>> = vec![None; positions.len()];
@@ -239,21 +202,16 @@ fn distances<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
     }
     while let Some(i) = queue.pop_front() {
         let d = left[i].expect("queued with a distance");
-        for &(from, c) in &into[i] {
+        for &from in &into[i] {
             let slot = &mut left[from as usize];
-            if slot.is_none_or(|old| d + c < old) {
-                *slot = Some(d + c);
-                if c == 0 {
-                    queue.push_front(from as usize);
-                } else {
-                    queue.push_back(from as usize);
-                }
+            if slot.is_none() {
+                *slot = Some(d + 1);
+                queue.push_back(from as usize);
             }
         }
     }
     left.into_iter()
-        .zip(positions)
-        .map(|(d, &p)| d.map_or(Score::DRAW, |d| puzzle_score(p, d)))
+        .map(|d| d.map_or(Score::DRAW, Score::win_in))
         .collect()
 }
 
@@ -270,11 +228,14 @@ mod tests {
 
     #[test]
     fn verdicts_count_the_winners_moves() {
-        assert_eq!(Verdict::of(Score::win_in(1)), Verdict::Win(1));
-        assert_eq!(Verdict::of(Score::win_in(3)), Verdict::Win(2));
-        assert_eq!(Verdict::of(Score::loss_in(2)), Verdict::Loss(1));
-        assert_eq!(Verdict::of(Score::loss_in(4)), Verdict::Loss(2));
-        assert_eq!(Verdict::of(Score::DRAW).to_string(), "draw");
+        assert_eq!(Verdict::of::<Board>(Score::win_in(1)), Verdict::Win(1));
+        assert_eq!(Verdict::of::<Board>(Score::win_in(3)), Verdict::Win(2));
+        assert_eq!(Verdict::of::<Board>(Score::loss_in(2)), Verdict::Loss(1));
+        assert_eq!(Verdict::of::<Board>(Score::loss_in(4)), Verdict::Loss(2));
+        assert_eq!(Verdict::of::<Board>(Score::DRAW).to_string(), "draw");
+        // In a puzzle every ply is a move of its one player.
+        let hanoi = |s| Verdict::of::<crate::games::hanoi::Hanoi>(s);
+        assert_eq!(hanoi(Score::win_in(3)), Verdict::Win(3));
         assert_eq!(Verdict::Win(2).to_string(), "win in 2");
     }
 

@@ -7,10 +7,11 @@
 //! move; a square links to the same board after that move, inside this
 //! edition.
 
-use crate::game::{Game, Note, Outcome, Verdict};
+use crate::game::{Game, Note, Outcome, Verdict, Weighing};
 use crate::output::OutFile;
 use crate::screen::{Edition, Link, Screen, Target};
 use crate::solver::Solver;
+use crate::view::{self, Choice, View};
 
 /// The file of scored positions beside the pages.
 pub const JSON: &str = "positions.json";
@@ -20,27 +21,51 @@ pub fn verdicts<G: Game>(solver: &Solver<G>, board: G) -> Vec<(G::Move, Verdict)
     solver
         .move_scores(board)
         .into_iter()
-        .map(|(s, score)| (s, Verdict::of(score)))
+        .map(|(s, score)| (s, Verdict::of::<G>(score)))
         .collect()
 }
 
-/// A verdict in words: "win in 2", "draw" or "loss in 1"; in a puzzle,
-/// where every move is the player's, "3 moves left".
-pub fn words<G: Game>(verdict: Verdict) -> String {
-    let mut out = String::with_capacity(16);
-    push_words::<G>(&mut out, verdict);
-    out
+/// Each choice of `view` with the cell it is made on and its verdict, in
+/// cell order: a move's own; picking a piece up, the best of that
+/// piece's moves (a draw if it has none); putting it back, the
+/// position's value, as if the choice were the best move from there.
+pub fn choice_verdicts<G: Game>(
+    solver: &Solver<G>,
+    view: View<G>,
+) -> Vec<(usize, Choice<G::Move>, Verdict)> {
+    let p = view.position;
+    let moves = verdicts(solver, p);
+    let of = |m: G::Move| {
+        moves
+            .iter()
+            .find(|&&(n, _)| n == m)
+            .map(|&(_, v)| v)
+            .expect("a legal move")
+    };
+    view.choices()
+        .into_iter()
+        .map(|(cell, choice)| {
+            let verdict = match choice {
+                Choice::Move(m) => of(m),
+                Choice::Pick(c) => moves
+                    .iter()
+                    .filter(|&&(m, _)| G::piece(m) == Some(c))
+                    .map(|&(_, v)| v)
+                    .max_by_key(|v| v.rank())
+                    .unwrap_or(Verdict::Draw),
+                Choice::Back => Verdict::of::<G>(solver.score(p).expect("a reachable position")),
+            };
+            (cell, choice, verdict)
+        })
+        .collect()
 }
 
-/// [`words`], onto `out`: every cell of the edition says one.
-fn push_words<G: Game>(out: &mut String, verdict: Verdict) {
-    use std::fmt::Write as _;
-    let _ = match verdict {
-        Verdict::Win(1) if G::PLAYERS == 1 => out.write_str("1 move left"),
-        Verdict::Win(n) if G::PLAYERS == 1 => write!(out, "{n} moves left"),
-        Verdict::Draw if G::PLAYERS == 1 => out.write_str("no way to the goal"),
-        v => write!(out, "{v}"),
-    };
+/// A verdict in the game's words ([`Game::push_verdict`]): "win in 2",
+/// "draw" or "loss in 1"; in a puzzle, "3 moves left".
+pub fn words<G: Game>(verdict: Verdict) -> String {
+    let mut out = String::with_capacity(16);
+    G::push_verdict(verdict, &mut out);
+    out
 }
 
 /// A position's value: for the side to move while the game goes on ("win
@@ -48,7 +73,7 @@ fn push_words<G: Game>(out: &mut String, verdict: Verdict) {
 /// result ("X wins", "draw", "solved").
 pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
     match board.outcome() {
-        None => words::<G>(Verdict::of(
+        None => words::<G>(Verdict::of::<G>(
             solver.score(board).expect("a reachable position"),
         )),
         Some(Outcome::Won(winner)) => format!("{} wins", G::side_name(winner)),
@@ -58,38 +83,36 @@ pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
 }
 
 /// What a choice in a puzzle leaves, as the page it leads to counts it:
-/// "leaves 14 moves", or "solves the puzzle"; a choice that takes a
-/// selection back says so ("undo, leaves 2 moves"); a choice that
-/// starts a move gives what the best way to finish that move leaves
-/// ("its move leaves 6 moves": what that page says of its best
-/// choice), since the page it leads to may count going back. So every
-/// figure a page gives agrees with the page its link leads to, and the
-/// choices a page frames are exactly those whose own cost plus what they
-/// leave is its heading's count.
+/// "leaves 14 moves", or "solves the puzzle"; putting a piece back says
+/// so ("undo, leaves 2 moves"); picking one up gives what the best way to
+/// finish its move leaves ("its move leaves 6 moves": what that page says
+/// of its best choice), since the page it leads to counts putting it
+/// back. So every figure a page gives agrees with the page its link
+/// leads to, and the choices a page frames are exactly those whose own
+/// cost plus what they leave is its heading's count.
 fn push_leaves<G: Game>(
     out: &mut String,
     solver: &Solver<G>,
-    board: G,
-    target: G,
+    view: View<G>,
+    choice: Choice<G::Move>,
     verdict: Verdict,
 ) {
     use std::fmt::Write as _;
+    let target = view.after(choice).position;
     if target.is_over() {
         out.push_str("solves the puzzle");
         return;
     }
-    let (prefix, left) = match (board.settled(), target.settled(), verdict) {
+    let (prefix, left) = match (choice, verdict) {
         // Starts a move: the verdict counts that move, then what is left.
-        (true, false, Verdict::Win(n)) => ("its move ", Some(n - 1)),
+        (Choice::Pick(_), Verdict::Win(n)) => ("its move ", Some(n - 1)),
         // Starts a move that cannot be finished (a disc no peg takes).
-        (true, false, _) => {
+        (Choice::Pick(_), _) => {
             out.push_str(NO_MOVE);
             return;
         }
-        (false, true, _) if crate::solver::cost(board, target) == 0 => {
-            (TAKES_BACK, target_left(solver, target))
-        }
-        _ => ("", target_left(solver, target)),
+        (Choice::Back, _) => (TAKES_BACK, target_left(solver, target)),
+        (Choice::Move(_), _) => ("", target_left(solver, target)),
     };
     out.push_str(prefix);
     let _ = match left {
@@ -108,52 +131,46 @@ const TAKES_BACK: &str = "undo, ";
 
 /// The whole moves left that `target`'s page gives, if it can be solved.
 fn target_left<G: Game>(solver: &Solver<G>, target: G) -> Option<u16> {
-    match Verdict::of(solver.score(target).expect("a reachable position")) {
+    match Verdict::of::<G>(solver.score(target).expect("a reachable position")) {
         Verdict::Win(n) => Some(n),
         _ => None,
     }
 }
 
-/// One position's screen: the two-player screen with a verdict on each
-/// move, and a link to the same position in the edition at `plain`.
-pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Screen {
+/// One view's screen, `depth` taps in: the two-player screen with a
+/// verdict on each choice, and a link to the same view in the edition at
+/// `plain`.
+pub fn screen<G: Game>(
+    solver: &Solver<G>,
+    view: View<G>,
+    depth: u32,
+    plain: &'static str,
+) -> Screen {
+    let board = view.position;
     let heading = if board.is_over() {
-        board.heading()
-    } else if G::PLAYERS == 1 {
-        format!(
-            "{}: {} with best play",
-            board.heading(),
-            value(solver, board)
-        )
+        view.heading()
     } else {
-        format!(
-            "{} to move: {} with best play",
-            G::side_name(board.mover()),
-            value(solver, board)
-        )
+        board.analysis_heading(view.picked, &value(solver, board))
     };
-    let depth = solver.graph().depth(board).expect("a reachable position");
-    let mut s = Screen::new(Target::page(board.key()), board, depth, heading, |m| {
-        board.play(m).ok().map(|b| Target::page(b.key()))
+    let mut s = Screen::new(Target::page(view.key()), view, depth, heading, |c| {
+        Some(Target::page(view.after(c).key()))
     });
-    let moves = verdicts(solver, board);
-    let best = moves.iter().map(|(_, v)| v.rank()).max();
+    let choices = choice_verdicts(solver, view);
+    let best = choices.iter().map(|(_, _, v)| v.rank()).max();
     let mut counts = Vec::new();
-    for (mov, verdict) in moves {
+    for (cell, choice, verdict) in choices {
         let note = Note {
             verdict,
             best: Some(verdict.rank()) == best,
         };
         // A two-player move's value; what a puzzle's choice leaves.
         let mut said = String::with_capacity(24);
-        match G::PLAYERS {
-            1 => {
-                let target = board.play(mov).expect("a legal move");
-                push_leaves(&mut said, solver, board, target, verdict);
-            }
-            _ => push_words::<G>(&mut said, verdict),
+        match G::WEIGHING {
+            Weighing::MovesLeft => push_leaves(&mut said, solver, view, choice, verdict),
+            Weighing::Verdict => G::push_verdict(verdict, &mut said),
         }
-        let view = &mut s.cells[G::cell(mov)];
+        let image = view.noted_image(cell, note);
+        let view = &mut s.cells[cell];
         // The cell's own label already says what a choice that takes a
         // selection back does ("put disc 2 back").
         let count = said.strip_prefix(TAKES_BACK).unwrap_or(&said);
@@ -162,11 +179,11 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
         label.push_str(", ");
         label.push_str(count);
         view.label = label.into();
-        view.image = board.noted_image(mov, note);
+        view.image = image;
         view.note = Some(note);
-        if G::PLAYERS == 1 {
+        if G::WEIGHING == Weighing::MovesLeft {
             let best = if note.best { ", the best" } else { "" };
-            counts.push(format!("{}: {said}{best}", G::move_name(mov)));
+            counts.push(format!("{}: {said}{best}", G::cell_name(cell)));
         }
     }
     if !counts.is_empty() {
@@ -181,12 +198,9 @@ pub fn screen<G: Game>(solver: &Solver<G>, board: G, plain: &'static str) -> Scr
     s.nav = vec![
         (
             Link::Here(Target::page(solver.graph().root().key())),
-            super::start_again::<G>(),
+            G::TEXTS.again,
         ),
-        (
-            Link::Across(plain, board.key()),
-            "Play without the analysis",
-        ),
+        (Link::Across(plain, view.key()), "Play without the analysis"),
         (Link::File(JSON), "All positions as JSON"),
     ];
     s
@@ -197,22 +211,26 @@ pub const SQUARES: &str = "a move's square is its cell, numbered from 0 in readi
 (0 at the top left); a game record numbers tic-tac-toe's squares from 1 to 9";
 
 /// `positions.json`: how it numbers squares ([`SQUARES`]), then every
-/// position with its value and the value of each move, in id order (in a
-/// puzzle, what each choice leaves: the value of the position it leads
-/// to, as the pages say it).
+/// view (a position, or one with a piece picked up) with its position's
+/// value and the value of each choice, in id order (in a puzzle, what
+/// each choice leaves: the value of the position it leads to, as the
+/// pages say it).
 pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
     use std::fmt::Write as _;
     // Written straight into the file: it holds every position and move.
     let mut out = String::with_capacity(200 * solver.graph().boards().len());
     let _ = writeln!(out, "{{\"squares\":\"{SQUARES}\",\"positions\":[");
-    for (i, &board) in solver.graph().boards().iter().enumerate() {
+    let mut views = view::breadth_first(solver.graph());
+    views.sort_unstable_by_key(|(v, _)| v.key());
+    for (i, &(view, _)) in views.iter().enumerate() {
+        let board = view.position;
         if i > 0 {
             out.push_str(",\n");
         }
         out.push_str("{\"id\":\"");
-        Target::page(board.key()).push_anchor(&mut out);
+        Target::page(view.key()).push_anchor(&mut out);
         out.push_str("\",\"board\":\"");
-        out.push_str(&board.text());
+        out.push_str(&view.text());
         out.push_str("\",\"to_move\":");
         if board.is_over() {
             out.push_str("null");
@@ -224,17 +242,16 @@ pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
         out.push_str(",\"value\":\"");
         out.push_str(&value(solver, board));
         out.push_str("\",\"moves\":[");
-        for (j, (square, v)) in verdicts(solver, board).into_iter().enumerate() {
+        for (j, (cell, choice, v)) in choice_verdicts(solver, view).into_iter().enumerate() {
             if j > 0 {
                 out.push(',');
             }
-            let target = board.play(square).expect("legal");
-            let _ = write!(out, "{{\"square\":{},\"to\":\"", G::cell(square));
-            Target::page(target.key()).push_anchor(&mut out);
+            let _ = write!(out, "{{\"square\":{cell},\"to\":\"");
+            Target::page(view.after(choice).key()).push_anchor(&mut out);
             out.push_str("\",\"value\":\"");
             // A puzzle's choice: what it leaves, as its page says.
-            if G::PLAYERS == 1 {
-                push_leaves(&mut out, solver, board, target, v);
+            if G::WEIGHING == Weighing::MovesLeft {
+                push_leaves(&mut out, solver, view, choice, v);
             } else {
                 let _ = write!(out, "{v}");
             }
@@ -275,7 +292,10 @@ fn tree_node<G: Game>(
     use std::fmt::Write as _;
     let value = value(solver, board);
     let (name, square) = match mov {
-        None => (format!("{}: {value}", board.heading()), "null".to_string()),
+        None => (
+            format!("{}: {value}", board.heading(None)),
+            "null".to_string(),
+        ),
         Some((s, v)) => (format!("{}: {v}", G::move_name(s)), G::cell(s).to_string()),
     };
     // Depth below the root is the path's length less the leading `r`.
@@ -307,11 +327,7 @@ fn tree_node<G: Game>(
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static str) -> Edition {
     Edition {
         slug,
-        name: if G::PLAYERS == 1 {
-            format!("{}, analysed", G::TEXTS.title)
-        } else {
-            "Analysis".to_string()
-        },
+        name: G::TEXTS.analysis_name.to_string(),
         title: format!("{} Analysed", G::TEXTS.title),
         texts: G::TEXTS,
         images: G::IMAGES,
@@ -321,8 +337,8 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
             G::TEXTS.analysis_start.to_string(),
             Target::page(solver.graph().root().key()),
         )],
-        screens: crate::par::map(&solver.graph().breadth_first(), |&b| {
-            screen(solver, b, plain)
+        screens: crate::par::map(&view::breadth_first(solver.graph()), |&(v, depth)| {
+            screen(solver, v, depth, plain)
         }),
         files: vec![OutFile::new(JSON, positions_json(solver))],
         aspect: solver.graph().root().aspect(),
@@ -386,6 +402,9 @@ mod tests {
         n.split(' ').next().unwrap().parse().unwrap()
     }
 
+    /// A choice on a view of the Towers of Hanoi.
+    type HanoiChoice = Choice<(u8, u8)>;
+
     /// Every figure of the Towers of Hanoi's analysis is one truth, at 3,
     /// 4 and 7 discs, over every position, every lifted one included: each
     /// choice's words (in the line under the heading, its cell's label and
@@ -414,19 +433,23 @@ mod tests {
                     (id.unwrap().to_string(), said)
                 })
                 .collect();
-            let boards = solver.graph().boards();
-            let screens: Vec<Screen> = boards.iter().map(|&b| screen(&solver, b, "p")).collect();
-            let at = |b: Hanoi| &screens[solver.graph().position(b).unwrap()];
-            // Each position's heading count and its choices' words.
-            let said = |b: Hanoi| -> Vec<(u8, Said, bool)> {
+            let views = view::breadth_first(solver.graph());
+            let screens: BTreeMap<View<Hanoi>, Screen> = views
+                .iter()
+                .map(|&(v, depth)| (v, screen(&solver, v, depth, "p")))
+                .collect();
+            let at = |v: View<Hanoi>| &screens[&v];
+            // Each view's heading count and its choices' words.
+            let said = |b: View<Hanoi>| -> Vec<(HanoiChoice, Said, bool)> {
                 let s = at(b);
                 let Some(line) = s.lines.last() else {
                     return Vec::new();
                 };
                 let parts: Vec<&str> = line.trim_end_matches('.').split("; ").collect();
-                b.moves()
+                b.choices()
+                    .into_iter()
                     .zip(parts)
-                    .map(|(m, part)| {
+                    .map(|((_, m), part)| {
                         let words = part.split_once(": ").unwrap().1;
                         let (words, best) = match words.strip_suffix(", the best") {
                             Some(w) => (w, true),
@@ -437,17 +460,17 @@ mod tests {
                     .collect()
             };
             let mut lifted = 0;
-            for &p in boards.iter().filter(|p| !p.is_over()) {
+            for &(p, _) in views.iter().filter(|(v, _)| !v.position.is_over()) {
                 let s = at(p);
                 let here = heading_count(&s.heading);
                 let choices = said(p);
-                assert_eq!(choices.len(), p.moves().count(), "{p:?}");
+                assert_eq!(choices.len(), p.choices().len(), "{p:?}");
                 let mut key = String::new();
                 Target::page(p.key()).push_anchor(&mut key);
                 let in_json = &json_said[&key];
                 assert_eq!(in_json.len(), choices.len());
                 for (i, &(m, words, best)) in choices.iter().enumerate() {
-                    let t = p.play(m).unwrap();
+                    let t = p.after(m);
                     let there = heading_count(&at(t).heading);
                     let total = match words {
                         Said::Leaves(n) => {
@@ -455,13 +478,13 @@ mod tests {
                             n + 1
                         }
                         Said::Back(n) => {
-                            assert!(p.lifted().is_some() && t.lifted().is_none());
+                            assert!(p.picked.is_some() && t.picked.is_none());
                             assert_eq!(n, there, "{p:?} -> {t:?}");
                             n
                         }
                         Said::Stuck => {
                             // Only putting the disc back is left there.
-                            assert!(p.lifted().is_none() && t.lifted().is_some());
+                            assert!(p.picked.is_none() && t.picked.is_some());
                             let there = said(t);
                             assert!(there.iter().all(|c| matches!(c.1, Said::Back(_))), "{t:?}");
                             u16::MAX
@@ -482,7 +505,7 @@ mod tests {
                         }
                     };
                     assert_eq!(best, total == here, "{p:?}: {words:?}, heading {here}");
-                    let cell = &s.cells[Hanoi::cell(m)];
+                    let cell = &s.cells[p.choices()[i].0];
                     assert_eq!(cell.note.unwrap().best, best);
                     let image = Hanoi::IMAGES[cell.image];
                     assert_eq!(best, image == "hab" || image.starts_with("hf"), "{image}");
@@ -502,7 +525,7 @@ mod tests {
                     }
                 }
                 assert!(choices.iter().any(|c| c.2), "{p:?}: nothing framed");
-                if p.lifted().is_some() {
+                if p.picked.is_some() {
                     lifted += 1;
                     // Putting the disc back costs nothing, so the heading
                     // is the position's with the disc down.
@@ -510,13 +533,15 @@ mod tests {
                         .iter()
                         .find(|c| matches!(c.1, Said::Back(_)))
                         .unwrap();
-                    assert_eq!(heading_count(&at(p.play(down.0).unwrap()).heading), here);
+                    assert_eq!(heading_count(&at(p.after(down.0)).heading), here);
                 }
             }
             // Every lifted position was walked: 194 at four discs.
-            let every = boards.iter().filter(|b| b.lifted().is_some()).count();
+            let every = views.iter().filter(|(v, _)| v.picked.is_some()).count();
             assert_eq!(lifted, every);
             assert!(lifted > 3usize.pow(discs.into()));
+            // The puzzle's own graph: 3^N positions, none half moved.
+            assert_eq!(solver.graph().len(), 3usize.pow(discs.into()));
         }
     }
 
@@ -582,7 +607,7 @@ mod tests {
                 assert!(matches!(v, Verdict::Loss(_)), "{}: {v}", square.name());
             }
         }
-        let s = screen(&solver, corner, "two-player");
+        let s = screen(&solver, View::of(corner), 0, "two-player");
         assert_eq!(s.heading, "O to move: draw with best play");
         assert_eq!(s.cells[4].label, "centre: place O, draw");
         assert!(s.cells[4].note.unwrap().best);

@@ -19,6 +19,7 @@ use crate::graph::StateGraph;
 use crate::opponent::{self, Level, Rng};
 use crate::screen::{Edition, Link, Screen, Target};
 use crate::solver::Solver;
+use crate::view::{Choice, View};
 
 /// Where a page's key keeps the computer's last move, for a position the
 /// computer reaches by more than one reply: the move's cell plus one, in
@@ -222,7 +223,7 @@ impl<G: Game> Match<G> {
             None => format!("Your move ({})", G::side_name(self.spec.human)),
             Some(Outcome::Won(winner)) if winner == self.spec.human => "You win".to_string(),
             Some(Outcome::Won(_)) => "The computer wins".to_string(),
-            Some(Outcome::Draw | Outcome::Solved) => board.heading(),
+            Some(Outcome::Draw | Outcome::Solved) => board.heading(None),
         }
     }
 
@@ -262,12 +263,15 @@ impl<G: Game> Match<G> {
         let depth = graph.depth(board).expect("a reachable position");
         let heading = self.heading(board);
         let at = self.reached(board, reply);
-        let mut s = Screen::new(at, board, depth, heading, |square| {
-            self.follow(board, square).map(|(b, r)| self.reached(b, r))
+        // A move here is one tap: a game whose moves are a piece and then
+        // its square needs the views of its pieces picked up too.
+        let mut s = Screen::new(at, View::of(board), depth, heading, |choice| match choice {
+            Choice::Move(square) => self.follow(board, square).map(|(b, r)| self.reached(b, r)),
+            Choice::Pick(_) | Choice::Back => None,
         });
         // The title says what the heading says ("The computer wins", not
         // "O wins"), then the position.
-        if let Some(rest) = s.title.strip_prefix(board.heading().as_str()) {
+        if let Some(rest) = s.title.strip_prefix(board.heading(None).as_str()) {
             s.title = format!("{}{rest}", s.heading);
         }
         // The computer's last move is marked on the board, and a screen
@@ -571,7 +575,7 @@ mod tests {
                     let marked = reply.map(|sq| sq.index());
                     for (i, view) in screen.cells.iter().enumerate() {
                         if Some(i) != marked {
-                            assert_eq!(view.image, b.face(i).image, "{b} {i}");
+                            assert_eq!(view.image, b.face(None, i).image, "{b} {i}");
                             assert!(!view.label.contains(LAST_MOVE), "{b} {i}");
                         }
                     }
@@ -638,7 +642,7 @@ mod tests {
                     let drawn: Vec<usize> = screen.cells.iter().map(|c| c.image).collect();
                     // Each square as the board draws it, or marked as the
                     // computer's last move: one square at most.
-                    let marked = (0..9).filter(|&i| drawn[i] != board.face(i).image);
+                    let marked = (0..9).filter(|&i| drawn[i] != board.face(None, i).image);
                     assert!(marked.clone().count() <= 1, "{board}");
                     for i in marked {
                         assert_eq!(drawn[i], board.last_move_image(i), "{board}");

@@ -2,21 +2,22 @@
 //! discs, all starting on the left peg, solved when all are on the right
 //! peg. A disc may never lie on a smaller one.
 //!
-//! A move takes two selections, so the position holds a lifted disc: a
-//! peg is selected to lift its top disc (a page of its own shows it
-//! lifted), then a peg to drop it on, or the same peg to put it back. The
-//! grid has a column a peg: above each peg the air, where a lifted disc
-//! shows, then the peg's levels, top first.
+//! A move is a disc from one peg to another, tapped in two: a peg is
+//! selected to lift its top disc (its view, a page of its own, shows it
+//! lifted: [`crate::view::View`]), then a peg to drop it on, or the same
+//! peg to put it back. The grid has a column a peg: above each peg the
+//! air, where a lifted disc shows, then the peg's levels, top first.
 //!
-//! Invariant: a position is a `Copy` value of a disc count, each disc's
-//! peg and the lifted peg; [`Hanoi::play`] never lays a disc on a smaller
-//! one, and refuses a selection that would, leaving the position as it
-//! was.
+//! Invariant: a position is a `Copy` value of a disc count and each
+//! disc's peg; [`Hanoi::play`] never lays a disc on a smaller one, and
+//! refuses a move that would, leaving the position as it was.
 
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::game::{Face, Game, MapStyle, Note, Outcome, Side, Texts, UnderBoard};
+use crate::game::{
+    Face, Game, MapStyle, Note, Outcome, Side, Texts, UnderBoard, Verdict, Weighing,
+};
 
 /// The fewest discs `--hanoi-discs` takes.
 pub const MIN_DISCS: u8 = 3;
@@ -50,13 +51,11 @@ impl Default for Rules {
 const PEGS: [&str; 3] = ["left peg", "middle peg", "right peg"];
 
 /// A position: each disc's peg, in base 3 with the smallest disc the
-/// lowest digit, and the peg whose top disc is lifted (0 for none, else
-/// the peg plus one).
+/// lowest digit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Hanoi {
     discs: u8,
     pegs: u16,
-    lifted: u8,
 }
 
 /// Why a selection was refused.
@@ -66,8 +65,10 @@ pub enum PlayError {
     NoPeg(u8),
     /// Nothing to lift: the peg is empty.
     Empty(u8),
-    /// The lifted disc is larger than the top disc of that peg.
+    /// The disc is larger than the top disc of that peg.
     Larger(u8),
+    /// A disc cannot move onto its own peg.
+    Same(u8),
     /// The puzzle is solved.
     Solved,
 }
@@ -79,9 +80,10 @@ impl fmt::Display for PlayError {
             PlayError::Empty(p) => write!(f, "the {} is empty", PEGS[usize::from(*p)]),
             PlayError::Larger(p) => write!(
                 f,
-                "the lifted disc is larger than the top disc of the {}",
+                "the disc is larger than the top disc of the {}",
                 PEGS[usize::from(*p)]
             ),
+            PlayError::Same(p) => write!(f, "the disc is on the {} already", PEGS[usize::from(*p)]),
             PlayError::Solved => f.write_str("the puzzle is solved"),
         }
     }
@@ -95,17 +97,16 @@ fn pow3(n: u8) -> u16 {
 }
 
 impl Hanoi {
-    /// All `rules.discs` discs on the left peg, none lifted.
+    /// All `rules.discs` discs on the left peg.
     pub fn start(rules: Rules) -> Hanoi {
         Hanoi {
             discs: rules.discs.clamp(1, MAX_DISCS),
             pegs: 0,
-            lifted: 0,
         }
     }
 
     /// The position with each disc's peg from `pegs` (smallest disc
-    /// first), none lifted, if every peg is below 3.
+    /// first), if every peg is below 3.
     pub fn from_pegs(pegs: &[u8]) -> Option<Hanoi> {
         if pegs.is_empty() || pegs.len() > usize::from(MAX_DISCS) || pegs.iter().any(|&p| p > 2) {
             return None;
@@ -117,7 +118,6 @@ impl Hanoi {
         Some(Hanoi {
             discs: pegs.len() as u8,
             pegs: code,
-            lifted: 0,
         })
     }
 
@@ -129,11 +129,6 @@ impl Hanoi {
     /// The peg of disc `d` (0 the smallest).
     pub fn peg_of(self, d: u8) -> u8 {
         (self.pegs / pow3(d) % 3) as u8
-    }
-
-    /// The peg whose top disc is lifted, if one is.
-    pub fn lifted(self) -> Option<u8> {
-        self.lifted.checked_sub(1)
     }
 
     /// The smallest disc on `peg`, if any: the one that can be lifted.
@@ -149,19 +144,19 @@ impl Hanoi {
             .collect()
     }
 
-    /// The discs standing on `peg`, bottom first: its stack without a
-    /// disc lifted from it.
-    fn standing(self, peg: u8) -> Vec<u8> {
+    /// The discs standing on `peg`, bottom first, with the top disc of
+    /// `lifted` in the air: its stack without a disc lifted from it.
+    fn standing(self, lifted: Option<u8>, peg: u8) -> Vec<u8> {
         let mut stack = self.stack(peg);
-        if self.lifted() == Some(peg) {
+        if lifted == Some(peg) {
             stack.pop();
         }
         stack
     }
 
-    /// Whether every disc is on the right peg, none lifted.
+    /// Whether every disc is on the right peg.
     pub fn is_solved(self) -> bool {
-        self.lifted == 0 && self.pegs == pow3(self.discs) - 1
+        self.pegs == pow3(self.discs) - 1
     }
 
     /// Whether the top disc of `from` may go onto `to`: `from` holds a
@@ -175,42 +170,40 @@ impl Hanoi {
         }
     }
 
-    /// The top disc of `from` moved onto `to`, none lifted; the caller
-    /// has checked [`Hanoi::can_move`].
+    /// The top disc of `from` moved onto `to`; the caller has checked
+    /// [`Hanoi::can_move`].
     fn moved(self, from: u8, to: u8) -> Hanoi {
         let d = self.top(from).expect("a disc to move");
         let unit = pow3(d);
         Hanoi {
             discs: self.discs,
             pegs: self.pegs - u16::from(from) * unit + u16::from(to) * unit,
-            lifted: 0,
         }
     }
 
-    /// The positions one whole move away (lift and drop on another peg),
-    /// ignoring whether the puzzle is solved: the puzzle's own graph.
+    /// The positions one move away, ignoring whether the puzzle is
+    /// solved: the puzzle's own graph.
     pub fn neighbours(self) -> impl Iterator<Item = Hanoi> {
-        let here = Hanoi { lifted: 0, ..self };
         (0..3u8).flat_map(move |from| {
             (0..3u8)
-                .filter(move |&to| here.can_move(from, to))
-                .map(move |to| here.moved(from, to))
+                .filter(move |&to| self.can_move(from, to))
+                .map(move |to| self.moved(from, to))
         })
     }
 
-    /// The disc shown in cell `index` of the grid, and whether it is
-    /// lifted: row 0 is the air above the pegs, rows 1 to `discs` the
-    /// levels of each peg, top first.
-    fn disc_at(self, index: usize) -> (u8, Option<(u8, bool)>) {
+    /// The disc shown in cell `index` of the grid with the top disc of
+    /// `lifted` in the air, and whether it is lifted: row 0 is the air
+    /// above the pegs, rows 1 to `discs` the levels of each peg, top
+    /// first.
+    fn disc_at(self, lifted: Option<u8>, index: usize) -> (u8, Option<(u8, bool)>) {
         let (row, peg) = (index / 3, (index % 3) as u8);
         if row == 0 {
-            let lifted = self.lifted() == Some(peg);
             return (
                 peg,
-                lifted.then(|| (self.top(peg).expect("a lifted disc"), true)),
+                (lifted == Some(peg)).then(|| (self.top(peg).expect("a lifted disc"), true)),
             );
         }
-        let stack = self.standing(peg);
+        let stack = self.standing(lifted, peg);
         let level = usize::from(self.discs) - row;
         (peg, stack.get(level).map(|&d| (d, false)))
     }
@@ -236,15 +229,14 @@ fn push_discs(out: &mut String, stack: &[u8]) {
 }
 
 impl Hanoi {
-    /// What selecting `peg` says: the peg's discs, top first, and what the
-    /// selection does: "left peg: discs 2, 3 and 4; lift disc 2".
-    fn choice_label(self, peg: u8) -> String {
-        let lifted = self
-            .lifted()
-            .map(|from| self.top(from).expect("a lifted disc") + 1);
+    /// What selecting `peg` says, the top disc of `from` lifted: the
+    /// peg's discs, top first, and what the selection does: "left peg:
+    /// discs 2, 3 and 4; lift disc 2".
+    fn choice_label(self, from: Option<u8>, peg: u8) -> String {
+        let lifted = from.map(|from| self.top(from).expect("a lifted disc") + 1);
         let mut out = format!("{}: ", PEGS[usize::from(peg)]);
-        push_discs(&mut out, &self.standing(peg));
-        match (self.lifted(), lifted) {
+        push_discs(&mut out, &self.standing(from, peg));
+        match (from, lifted) {
             (Some(from), Some(d)) if from == peg => {
                 out.push_str(&format!("; disc {d} lifted above it; put disc {d} back"));
             }
@@ -258,9 +250,15 @@ impl Hanoi {
     }
 }
 
+/// The peg of a top row's cell: the air above it, where a peg's one link
+/// is.
+fn peg(cell: usize) -> Option<u8> {
+    (cell < 3).then_some(cell as u8)
+}
+
 impl Game for Hanoi {
-    /// The peg selected.
-    type Move = u8;
+    /// The top disc of a peg moved onto another: from, to.
+    type Move = (u8, u8);
     type Rules = Rules;
     type Error = PlayError;
 
@@ -296,8 +294,13 @@ it on. To take a move back, go back.",
 many moves are left after selecting it. The best pegs are framed: follow them and the puzzle \
 is solved in the fewest moves, 2ⁿ − 1 for n discs.",
         analysis_start: "Start the puzzle",
+        play_name: "The Towers of Hanoi",
+        play_title: "The Towers of Hanoi",
+        analysis_name: "The Towers of Hanoi, analysed",
+        again: "Start again",
     };
     const MAP: Option<MapStyle> = Some(MapStyle::Graph);
+    const WEIGHING: Weighing = Weighing::MovesLeft;
     const COLUMN_MOVES: bool = true;
     /// Where each picture is a record of its own (a MOBI 6 part), the
     /// bottom level is a plain level over the base drawn once, the
@@ -329,9 +332,6 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
     /// disc on the third) is the corner nearest that peg's triangle: each
     /// move is an edge of length 1, and all discs on one peg a corner.
     fn map_point(self) -> Option<(f64, f64)> {
-        if self.lifted().is_some() {
-            return None;
-        }
         let height = 3f64.sqrt() / 2.0;
         let corners = [(0.0, 2.0 * height), (1.0, 0.0), (2.0, 2.0 * height)];
         let mut corner_of = [0usize, 1, 2];
@@ -347,26 +347,25 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
         Some((x, y))
     }
 
-    fn moves(self) -> impl Iterator<Item = u8> {
-        (0..3u8).filter(move |&peg| self.play(peg).is_ok())
+    /// By the peg lifted from, then the peg dropped on.
+    fn moves(self) -> impl Iterator<Item = (u8, u8)> {
+        (0..3u8)
+            .flat_map(|from| (0..3u8).map(move |to| (from, to)))
+            .filter(move |&m| self.play(m).is_ok())
     }
 
-    fn play(self, peg: u8) -> Result<Hanoi, PlayError> {
+    fn play(self, (from, to): (u8, u8)) -> Result<Hanoi, PlayError> {
         if self.is_solved() {
             return Err(PlayError::Solved);
         }
-        if peg > 2 {
+        if let Some(peg) = [from, to].into_iter().find(|&p| p > 2) {
             return Err(PlayError::NoPeg(peg));
         }
-        match self.lifted() {
-            None if self.top(peg).is_none() => Err(PlayError::Empty(peg)),
-            None => Ok(Hanoi {
-                lifted: peg + 1,
-                ..self
-            }),
-            Some(from) if from == peg => Ok(Hanoi { lifted: 0, ..self }),
-            Some(from) if self.can_move(from, peg) => Ok(self.moved(from, peg)),
-            Some(_) => Err(PlayError::Larger(peg)),
+        match (self.top(from), self.top(to)) {
+            (None, _) => Err(PlayError::Empty(from)),
+            _ if from == to => Err(PlayError::Same(to)),
+            (Some(a), Some(b)) if a > b => Err(PlayError::Larger(to)),
+            _ => Ok(self.moved(from, to)),
         }
     }
 
@@ -374,18 +373,33 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
         Side::First
     }
 
-    /// No disc lifted: a disc in the air is half a move.
-    fn settled(self) -> bool {
-        self.lifted == 0
-    }
-
     fn outcome(self) -> Option<Outcome> {
         self.is_solved().then_some(Outcome::Solved)
     }
 
-    /// The pegs' number, times four, plus the lifted peg (plus one).
+    /// The pegs' number, times four, so each peg's top disc lifted has a
+    /// key of its own after it ([`Game::picked_key`]: plus the peg plus
+    /// one).
     fn key(self) -> u32 {
-        u32::from(self.pegs) * 4 + u32::from(self.lifted)
+        u32::from(self.pegs) * 4
+    }
+
+    /// A move is lifted from the air above its peg...
+    fn piece((from, _): (u8, u8)) -> Option<usize> {
+        Some(usize::from(from))
+    }
+
+    /// ... and dropped on the air above another.
+    fn cell((_, to): (u8, u8)) -> usize {
+        usize::from(to)
+    }
+
+    /// Any peg with a disc, even one no peg takes: its page says so.
+    fn pieces(self) -> impl Iterator<Item = usize> {
+        let open = !self.is_solved();
+        (0..3u8)
+            .filter(move |&peg| open && self.top(peg).is_some())
+            .map(usize::from)
     }
 
     fn grid(self) -> (usize, usize) {
@@ -399,8 +413,9 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
         f64::from(AIR + LEVEL * levels + BOTTOM) / 300.0
     }
 
-    fn face(self, index: usize) -> Face<u8> {
-        let (peg, disc) = self.disc_at(index);
+    fn face(self, picked: Option<usize>, index: usize) -> Face {
+        let lifted = picked.and_then(peg);
+        let (peg, disc) = self.disc_at(lifted, index);
         let name = PEGS[usize::from(peg)];
         // The bottom level stands on the base.
         let on_base = index / 3 == usize::from(self.discs);
@@ -420,10 +435,8 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
         };
         // One choice a peg: the air above it, labelled with the whole peg
         // and what selecting it does; the levels below are only seen.
-        let action = (index < 3)
-            .then(|| self.play(peg).ok())
-            .flatten()
-            .map(|_| (peg, Cow::Owned(self.choice_label(peg))));
+        let action = (index < 3 && (lifted.is_some() || self.top(peg).is_some()))
+            .then(|| Cow::Owned(self.choice_label(lifted, peg)));
         Face {
             image,
             label: Cow::Owned(label),
@@ -435,29 +448,55 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
     /// lifted disc when putting it back is (it costs no move, so it
     /// always is: a best way on never needs more moves than putting it
     /// back).
-    fn noted_image(self, peg: u8, note: Note) -> usize {
-        match self.face(usize::from(peg)).image {
+    fn noted_image(self, picked: Option<usize>, index: usize, note: Note) -> usize {
+        match self.face(picked, index).image {
             0 if note.best => 16,
             lifted @ 9..=15 if note.best => lifted + 17,
             image => image,
         }
     }
 
-    /// The air above the peg: the top row.
-    fn cell(peg: u8) -> usize {
-        usize::from(peg)
+    /// "left peg to right peg".
+    fn move_name((from, to): (u8, u8)) -> &'static str {
+        const NAMES: [&str; 9] = [
+            "left peg to left peg",
+            "left peg to middle peg",
+            "left peg to right peg",
+            "middle peg to left peg",
+            "middle peg to middle peg",
+            "middle peg to right peg",
+            "right peg to left peg",
+            "right peg to middle peg",
+            "right peg to right peg",
+        ];
+        NAMES[usize::from(from) * 3 + usize::from(to)]
     }
 
-    fn move_name(peg: u8) -> &'static str {
-        PEGS[usize::from(peg)]
+    fn cell_name(cell: usize) -> &'static str {
+        PEGS[cell]
     }
 
     fn side_name(_: Side) -> &'static str {
         "You"
     }
 
-    fn heading(self) -> String {
-        match self.lifted() {
+    /// Every move is the player's: "3 moves left".
+    fn push_verdict(verdict: Verdict, out: &mut String) {
+        use std::fmt::Write as _;
+        let _ = match verdict {
+            Verdict::Win(1) => out.write_str("1 move left"),
+            Verdict::Win(n) => write!(out, "{n} moves left"),
+            _ => out.write_str("no way to the goal"),
+        };
+    }
+
+    /// "Select a peg to lift its top disc: 15 moves left with best play".
+    fn analysis_heading(self, picked: Option<usize>, value: &str) -> String {
+        format!("{}: {value} with best play", self.heading(picked))
+    }
+
+    fn heading(self, picked: Option<usize>) -> String {
+        match picked {
             _ if self.is_solved() => "Solved".to_string(),
             None => "Select a peg to lift its top disc".to_string(),
             Some(_) => "Select a peg to put the disc on".to_string(),
@@ -466,13 +505,14 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
 
     /// The position in words, so a screen reader and the history list
     /// say it: the lifted disc first, then each peg's discs, top first.
-    fn push_title(self, out: &mut String) {
+    fn push_title(self, picked: Option<usize>, out: &mut String) {
         use std::fmt::Write as _;
         let start = out.len();
+        let lifted = picked.and_then(peg);
         if self.is_solved() {
             out.push_str("Solved: every disc on the right peg");
         } else {
-            if let Some(from) = self.lifted() {
+            if let Some(from) = lifted {
                 let disc = self.top(from).expect("a lifted disc") + 1;
                 let _ = write!(
                     out,
@@ -486,7 +526,7 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
                 }
                 out.push_str(PEGS[usize::from(peg)]);
                 out.push_str(": ");
-                push_discs(out, &self.standing(peg));
+                push_discs(out, &self.standing(lifted, peg));
             }
         }
         // A title starts with a capital: "Left peg: ...".
@@ -500,14 +540,14 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
 
     /// Each peg's discs, bottom first, numbered from 1 (the smallest),
     /// pegs split by `/`, a lifted disc after a `^`: `43/2^1/`.
-    fn text(self) -> String {
+    fn text(self, picked: Option<usize>) -> String {
         let mut out = String::new();
         for peg in 0..3u8 {
             if peg > 0 {
                 out.push('/');
             }
             let mut stack = self.stack(peg);
-            let lifted = (self.lifted() == Some(peg)).then(|| stack.pop());
+            let lifted = (picked == Some(usize::from(peg))).then(|| stack.pop());
             for d in stack {
                 out.push(char::from(b'1' + d));
             }
@@ -530,13 +570,7 @@ mod tests {
     use crate::solver::Solver;
 
     fn every_position(discs: u8) -> Vec<Hanoi> {
-        (0..pow3(discs))
-            .map(|pegs| Hanoi {
-                discs,
-                pegs,
-                lifted: 0,
-            })
-            .collect()
+        (0..pow3(discs)).map(|pegs| Hanoi { discs, pegs }).collect()
     }
 
     /// The fewest whole moves from every position to the solved one, by
@@ -548,7 +582,6 @@ mod tests {
         let mut queue = VecDeque::from([Hanoi {
             discs,
             pegs: solved,
-            lifted: 0,
         }]);
         while let Some(p) = queue.pop_front() {
             let d = dist[usize::from(p.pegs)];
@@ -573,21 +606,16 @@ mod tests {
                 .map(|p| p.neighbours().count() as u32)
                 .sum();
             assert_eq!(moves, 3 * (n - 1), "{discs} discs");
-            // Every position is reachable: the graph's whole positions
-            // (none lifted) number 3^N.
+            // Every position is reachable: the graph's positions number
+            // 3^N (2,187 at 7 discs), a disc lifted being no position.
             let graph = StateGraph::<Hanoi>::with_rules(Rules { discs });
-            let whole: Vec<Hanoi> = graph
-                .boards()
-                .iter()
-                .copied()
-                .filter(|p| p.lifted().is_none())
-                .collect();
+            let whole: Vec<Hanoi> = graph.boards().to_vec();
             assert_eq!(whole.len() as u32, n, "{discs} discs");
             // The start is 2^N - 1 moves from the end, and nothing further;
             // every distance agrees with the search from the solved end.
             let solver = Solver::new(graph);
             let bfs = bfs_from_solved(discs);
-            let moves_left = |p: Hanoi| solver.score(p).unwrap().plies() / 2;
+            let moves_left = |p: Hanoi| solver.score(p).unwrap().plies();
             let start = Hanoi::start(Rules { discs });
             assert_eq!(u32::from(moves_left(start)), (1 << discs) - 1);
             for p in whole {
@@ -602,35 +630,38 @@ mod tests {
     fn a_larger_disc_never_goes_on_a_smaller_one() {
         // Discs 1 and 2 (0 and 1) on the middle peg, 3 on the left.
         let p = Hanoi::from_pegs(&[1, 1, 0]).unwrap();
-        let lifted = p.play(0).unwrap();
-        assert_eq!(lifted.lifted(), Some(0));
-        assert_eq!(lifted.play(1), Err(PlayError::Larger(1)));
-        assert_eq!(lifted.play(0).unwrap(), p);
-        let dropped = lifted.play(2).unwrap();
-        assert_eq!(dropped.text(), "/21/3");
-        assert_eq!(p.play(2), Err(PlayError::Empty(2)));
-        assert_eq!(p.moves().collect::<Vec<_>>(), [0, 1]);
-        assert_eq!(lifted.moves().collect::<Vec<_>>(), [0, 2]);
+        assert_eq!(p.play((0, 1)), Err(PlayError::Larger(1)));
+        assert_eq!(p.play((0, 0)), Err(PlayError::Same(0)));
+        assert_eq!(p.play((2, 0)), Err(PlayError::Empty(2)));
+        assert_eq!(p.play((3, 0)), Err(PlayError::NoPeg(3)));
+        let dropped = p.play((0, 2)).unwrap();
+        assert_eq!(dropped.text(None), "/21/3");
+        assert_eq!(p.moves().collect::<Vec<_>>(), [(0, 2), (1, 0), (1, 2)]);
+        // Each move is lifted on its peg and dropped on another.
+        assert_eq!((Hanoi::piece((0, 2)), Hanoi::cell((0, 2))), (Some(0), 2));
+        assert_eq!(p.pieces().collect::<Vec<_>>(), [0, 1]);
     }
 
     #[test]
     fn only_the_solved_position_says_solved_and_has_no_moves() {
         let graph = StateGraph::<Hanoi>::with_rules(Rules { discs: 3 });
         for &p in graph.boards() {
-            let solved = p.stack(2).len() == 3 && p.lifted().is_none();
+            let solved = p.stack(2).len() == 3;
             assert_eq!(p.is_over(), solved, "{p:?}");
-            assert_eq!(p.heading() == "Solved", solved);
+            assert_eq!(p.heading(None) == "Solved", solved);
             assert_eq!(p.moves().count() == 0, solved);
+            assert_eq!(p.pieces().count() == 0, solved);
         }
     }
 
     #[test]
     fn the_grid_shows_each_peg_top_first_and_the_lifted_disc_above() {
-        let p = Hanoi::from_pegs(&[0, 2, 0]).unwrap().play(0).unwrap();
+        let p = Hanoi::from_pegs(&[0, 2, 0]).unwrap();
+        let lifted = Some(0);
         let (rows, columns) = p.grid();
         assert_eq!((rows, columns), (4, 3));
         let images: Vec<&str> = (0..rows * columns)
-            .map(|i| Hanoi::IMAGES[p.face(i).image])
+            .map(|i| Hanoi::IMAGES[p.face(lifted, i).image])
             .collect();
         assert_eq!(
             images,
@@ -638,22 +669,25 @@ mod tests {
                 "hl1", "ha", "ha", "hp", "hp", "hp", "hp", "hp", "hp", "hd3b", "hpb", "hd2b"
             ]
         );
-        assert_eq!(p.face(0).label, "above the left peg: disc 1, lifted");
-        let (_, put_back) = p.face(0).action.unwrap();
+        assert_eq!(
+            p.face(lifted, 0).label,
+            "above the left peg: disc 1, lifted"
+        );
+        let put_back = p.face(lifted, 0).action.unwrap();
         assert_eq!(
             put_back,
             "left peg: disc 3; disc 1 lifted above it; put disc 1 back"
         );
-        let (_, drop) = p.face(2).action.unwrap();
+        let drop = p.face(lifted, 2).action.unwrap();
         assert_eq!(drop, "right peg: disc 2; put disc 1 here");
-        // One choice a peg: only the air above it links.
-        assert!((3..12).all(|i| p.face(i).action.is_none()));
+        // One choice a peg: only the air above it has words to link.
+        assert!((3..12).all(|i| p.face(lifted, i).action.is_none()));
         let whole = Hanoi::start(Rules { discs: 4 });
-        let (_, lift) = whole.face(0).action.unwrap();
+        let lift = whole.face(None, 0).action.unwrap();
         assert_eq!(lift, "left peg: discs 1, 2, 3 and 4; lift disc 1");
-        assert_eq!(p.text(), "3^1//2");
+        assert_eq!(p.text(lifted), "3^1//2");
         let mut title = String::new();
-        p.push_title(&mut title);
+        p.push_title(lifted, &mut title);
         assert_eq!(
             title,
             "Disc 1 lifted from the left peg; left peg: disc 3; middle peg: empty; \
@@ -671,7 +705,7 @@ right peg: disc 2 - The Towers of Hanoi"
         for p in StateGraph::<Hanoi>::with_rules(Rules { discs: 4 }).boards() {
             let (rows, columns) = p.grid();
             for i in 0..rows * columns {
-                let image = p.face(i).image;
+                let image = p.face(None, i).image;
                 assert_ne!(image, under.image);
                 let name = Hanoi::IMAGES[image];
                 let plain = Hanoi::IMAGES[under.above(image)];
@@ -709,12 +743,12 @@ right peg: disc 2 - The Towers of Hanoi"
         let mut seen = std::collections::HashSet::new();
         for &p in graph.boards() {
             let mut title = String::new();
-            p.push_title(&mut title);
+            p.push_title(None, &mut title);
             assert!(!title.contains('/') && !title.contains('^'), "{title}");
             assert!(seen.insert(title.clone()), "{title} twice");
         }
         let mut title = String::new();
-        Hanoi::start(Rules { discs: 4 }).push_title(&mut title);
+        Hanoi::start(Rules { discs: 4 }).push_title(None, &mut title);
         assert_eq!(
             title,
             "Left peg: discs 1, 2, 3 and 4; middle peg: empty; right peg: empty - The Towers of Hanoi"

@@ -138,7 +138,7 @@ fn positions_json_agrees_with_the_solver() {
         assert_eq!(field(obj, "board"), cells);
         let (to_move, value) = match board.status() {
             Status::InPlay(p) => (p.letter().to_string(), {
-                Verdict::of(solver.score(board).unwrap()).to_string()
+                Verdict::of::<Board>(solver.score(board).unwrap()).to_string()
             }),
             Status::Won { winner, .. } => ("null".to_string(), format!("{} wins", winner.letter())),
             Status::Draw => ("null".to_string(), "draw".to_string()),

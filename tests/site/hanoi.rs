@@ -17,12 +17,18 @@ use tictactoe_book::graph::StateGraph;
 use tictactoe_book::screen::{Edition, page_name};
 use tictactoe_book::site::{self, Budgets};
 use tictactoe_book::solver::Solver;
+use tictactoe_book::view::{self, Choice, View};
 
 use crate::common::{built, repo};
 
-fn editions(discs: u8) -> (Vec<Hanoi>, Edition, Edition) {
+/// Every screen's view (a position, or one with a disc lifted) and both
+/// editions.
+fn editions(discs: u8) -> (Vec<View<Hanoi>>, Edition, Edition) {
     let solver = Solver::new(StateGraph::<Hanoi>::with_rules(Rules { discs }));
-    let positions = solver.graph().boards().to_vec();
+    let positions = view::breadth_first(solver.graph())
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
     let play = two_player::edition("hanoi", solver.graph(), Some("hanoi-analysis"));
     let analysed = analysis::edition("hanoi-analysis", &solver, "hanoi");
     (positions, play, analysed)
@@ -30,7 +36,7 @@ fn editions(discs: u8) -> (Vec<Hanoi>, Edition, Edition) {
 
 /// The fewest whole moves from each position (none lifted) to the solved
 /// one, by a search of the puzzle's own graph from the solved end.
-fn moves_left(discs: u8, positions: &[Hanoi]) -> BTreeMap<Hanoi, u32> {
+fn moves_left(discs: u8, positions: &[View<Hanoi>]) -> BTreeMap<Hanoi, u32> {
     let solved = Hanoi::from_pegs(&vec![2; usize::from(discs)]).unwrap();
     let mut dist = BTreeMap::from([(solved, 0)]);
     let mut queue = VecDeque::from([solved]);
@@ -44,41 +50,50 @@ fn moves_left(discs: u8, positions: &[Hanoi]) -> BTreeMap<Hanoi, u32> {
         }
     }
     assert_eq!(dist.len(), 3usize.pow(u32::from(discs)));
-    assert!(
-        positions
-            .iter()
-            .all(|p| p.lifted().is_some() || dist.contains_key(p))
-    );
+    assert!(positions.iter().all(|v| dist.contains_key(&v.position)));
     dist
 }
 
-/// The moves left after selecting `peg` on `p`, with best play, counting
+/// What selecting `peg` on `v` leads to, if it is a choice there.
+fn select(v: View<Hanoi>, peg: u8) -> Option<View<Hanoi>> {
+    v.choices()
+        .into_iter()
+        .find(|&(cell, _)| cell == usize::from(peg))
+        .map(|(_, choice)| v.after(choice))
+}
+
+/// The pegs that can be selected on `v`.
+fn pegs(v: View<Hanoi>) -> impl Iterator<Item = u8> {
+    (0..3).filter(move |&peg| select(v, peg).is_some())
+}
+
+/// The moves left after selecting `peg` on `v`, with best play, counting
 /// the move this selection makes or completes: a drop lands on a whole
 /// position, a move more; putting a lifted disc back is no move; a lift
 /// goes on to the best of its drops (putting the disc back again finishes
 /// nothing).
-fn after(p: Hanoi, peg: u8, dist: &BTreeMap<Hanoi, u32>) -> u32 {
-    let next = p.play(peg).unwrap();
-    match (p.lifted(), next.lifted()) {
+fn after(v: View<Hanoi>, peg: u8, dist: &BTreeMap<Hanoi, u32>) -> u32 {
+    let next = select(v, peg).unwrap();
+    match (v.picked, next.picked) {
         // A disc no peg takes: no move (never the best).
         (None, Some(_)) => next
-            .moves()
-            .map(|to| next.play(to).unwrap())
-            .filter(|&down| down != p)
-            .map(|down| 1 + dist[&down])
+            .choices()
+            .into_iter()
+            .filter(|(_, c)| *c != Choice::Back)
+            .map(|(_, c)| 1 + dist[&next.after(c).position])
             .min()
             .unwrap_or(u32::MAX),
-        (Some(from), None) if from == peg => dist[&next],
-        _ => 1 + dist[&next],
+        (Some(from), None) if from == usize::from(peg) => dist[&next.position],
+        _ => 1 + dist[&next.position],
     }
 }
 
-/// The count a position's heading gives: its own fewest moves left (with
-/// a disc lifted, putting it back costs nothing).
-fn left_here(p: Hanoi, dist: &BTreeMap<Hanoi, u32>) -> u32 {
-    match p.lifted() {
-        None => dist[&p],
-        Some(_) => p.moves().map(|m| after(p, m, dist)).min().unwrap(),
+/// The count a view's heading gives: its position's fewest moves left
+/// (with a disc lifted, putting it back costs nothing).
+fn left_here(v: View<Hanoi>, dist: &BTreeMap<Hanoi, u32>) -> u32 {
+    match v.picked {
+        None => dist[&v.position],
+        Some(_) => pegs(v).map(|peg| after(v, peg, dist)).min().unwrap(),
     }
 }
 
@@ -107,12 +122,13 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
             })
             .collect();
         let mut solved_pages = 0;
-        for &p in &positions {
-            let path = format!("{}/{}", edition.slug, page_name(p.key()));
+        for &v in &positions {
+            let p = v.position;
+            let path = format!("{}/{}", edition.slug, page_name(v.key()));
             let doc = Html::parse_document(std::str::from_utf8(&files[&path]).unwrap());
             let imgs: Vec<_> = doc.select(&img).collect();
             assert_eq!(imgs.len(), 3 * (usize::from(discs) + 1), "{path}");
-            let best = p.moves().map(|m| after(p, m, &dist)).min();
+            let best = pegs(v).map(|peg| after(v, peg, &dist)).min();
             let mut links = 0;
             for (i, im) in imgs.iter().enumerate() {
                 let peg = (i % 3) as u8;
@@ -120,8 +136,8 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                 let alt = im.value().attr("alt").unwrap();
                 // Words, never the key notation of `Hanoi::text`.
                 assert!(!alt.contains('/') && !alt.contains('^'), "{path}: {alt}");
-                let mut want = Hanoi::IMAGES[p.face(i).image];
-                let count = p.play(peg).ok().map(|_| after(p, peg, &dist));
+                let mut want = Hanoi::IMAGES[v.face(i).image];
+                let count = select(v, peg).map(|_| after(v, peg, &dist));
                 if is_analysis && i < 3 && count.is_some() && count == best {
                     // The best pegs framed: the air, or the lifted disc
                     // (putting it back is always among the best).
@@ -140,16 +156,12 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                     .and_then(scraper::ElementRef::wrap)
                     .and_then(|a| a.value().attr("href"));
                 // One choice a peg: only the air above it links.
-                let next = p
-                    .play(peg)
-                    .ok()
-                    .filter(|_| i < 3)
-                    .map(|n| page_name(n.key()));
+                let next = select(v, peg).filter(|_| i < 3).map(|n| page_name(n.key()));
                 assert_eq!(link, next.as_deref(), "{path} cell {i}");
                 if link.is_some() {
                     links += 1;
                     // The peg in words and what selecting it does.
-                    let (_, said) = p.face(i).action.unwrap();
+                    let said = v.face(i).action.unwrap();
                     assert!(alt.starts_with(&*said), "{path}: {alt}");
                     let peg_name = ["left peg: ", "middle peg: ", "right peg: "][i];
                     assert!(said.starts_with(peg_name), "{path}: {said}");
@@ -165,10 +177,10 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                         _ if there == "Solved" => "solves the puzzle".to_string(),
                         // A lift: what the best way to finish its move
                         // leaves, one move fewer than that way's count.
-                        Some(_) if p.lifted().is_none() && count == Some(u32::MAX) => {
+                        Some(_) if v.picked.is_none() && count == Some(u32::MAX) => {
                             "no move from it".to_string()
                         }
-                        Some(_) if p.lifted().is_none() => match count.unwrap() - 1 {
+                        Some(_) if v.picked.is_none() => match count.unwrap() - 1 {
                             0 => "its move solves the puzzle".to_string(),
                             1 => "its move leaves 1 move".to_string(),
                             n => format!("its move leaves {n} moves"),
@@ -186,12 +198,12 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                 }
             }
             // At most one link a peg, one for each peg that can be chosen.
-            assert_eq!(links, p.moves().count(), "{path}");
+            assert_eq!(links, pegs(v).count(), "{path}");
             assert!(links <= 3, "{path}");
             // The lifted disc shows above its peg, and nowhere on it.
-            if let Some(from) = p.lifted() {
-                let top = p.top(from).unwrap();
-                let src = imgs[usize::from(from)].value().attr("src").unwrap();
+            if let Some(from) = v.picked {
+                let top = p.top(from as u8).unwrap();
+                let src = imgs[from].value().attr("src").unwrap();
                 // Framed in the analysis: putting it back is best.
                 let lifted = if is_analysis { "hf" } else { "hl" };
                 assert_eq!(src, format!("{lifted}{}.svg", top + 1), "{path}");
@@ -208,7 +220,7 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
             let heading: String = doc.select(&h1).next().unwrap().text().collect();
             let words: String = doc.select(&title).next().unwrap().text().collect();
             let mut want = String::new();
-            p.push_title(&mut want);
+            v.push_title(&mut want);
             assert_eq!(words, want, "{path}");
             assert!(
                 !words.contains('/') && !words.contains('^'),
@@ -229,7 +241,7 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
                     "{path}"
                 );
                 if is_analysis {
-                    let n = left_here(p, &dist);
+                    let n = left_here(v, &dist);
                     assert!(
                         heading.ends_with(&format!(
                             ": {n} move{} left with best play",
@@ -245,7 +257,7 @@ fn every_hanoi_page_shows_the_puzzle_and_plays_it() {
         assert_eq!(pages, positions.len(), "{}", edition.slug);
     }
     // From the start, the marked moves solve it in 2^N - 1 moves.
-    assert_eq!(left_here(start, &dist), (1 << discs) - 1);
+    assert_eq!(left_here(View::of(start), &dist), (1 << discs) - 1);
 }
 
 /// The books of both editions: the EPUB has a screen per position whose
@@ -285,8 +297,8 @@ fn the_hanoi_books_hold_every_position() {
         .unwrap();
         assert_eq!(text.matches("<mbp:pagebreak/>").count(), positions.len());
         let kindle = String::from_utf8(kindle_html::write(edition)).unwrap();
-        for p in &positions {
-            assert!(kindle.contains(&format!("id=\"{:x}\"", p.key())), "{p:?}");
+        for v in &positions {
+            assert!(kindle.contains(&format!("id=\"{:x}\"", v.key())), "{v:?}");
         }
     }
 }

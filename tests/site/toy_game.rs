@@ -73,6 +73,10 @@ impl Game for Nim {
         play_start: "Start a game",
         analysis_about: "Every heap says what taking from it is worth.",
         analysis_start: "Start from the full heaps",
+        play_name: "Two players",
+        play_title: "Nim for Two Players",
+        analysis_name: "Analysis",
+        again: "New game",
     };
 
     fn start((): ()) -> Nim {
@@ -117,14 +121,14 @@ impl Game for Nim {
         (3, 3)
     }
 
-    fn face(self, index: usize) -> Face<(usize, u8)> {
+    fn face(self, _: Option<usize>, index: usize) -> Face {
         let (h, k) = self.at(index);
         if k < self.heaps[h] {
             let take = self.heaps[h] - k;
             Face {
                 image: 1,
                 label: Cow::Owned(format!("heap {}: a token", h + 1)),
-                action: Some(((h, k), Cow::Owned(format!("heap {}: take {take}", h + 1)))),
+                action: Some(Cow::Owned(format!("heap {}: take {take}", h + 1))),
             }
         } else {
             Face {
@@ -135,7 +139,7 @@ impl Game for Nim {
         }
     }
 
-    fn noted_image(self, _: (usize, u8), note: Note) -> usize {
+    fn noted_image(self, _: Option<usize>, _: usize, note: Note) -> usize {
         if note.best { 2 } else { 1 }
     }
 
@@ -147,6 +151,10 @@ impl Game for Nim {
         MOVES[<Nim as Game>::cell(mov)]
     }
 
+    fn cell_name(cell: usize) -> &'static str {
+        MOVES[cell]
+    }
+
     fn side_name(side: Side) -> &'static str {
         match side {
             Side::First => "A",
@@ -154,7 +162,7 @@ impl Game for Nim {
         }
     }
 
-    fn heading(self) -> String {
+    fn heading(self, _: Option<usize>) -> String {
         match self.outcome() {
             Some(Outcome::Won(w)) => format!("{} wins", Self::side_name(w)),
             Some(Outcome::Draw | Outcome::Solved) => "Draw".to_string(),
@@ -162,16 +170,16 @@ impl Game for Nim {
         }
     }
 
-    fn push_title(self, out: &mut String) {
-        out.push_str(&self.heading());
-        out.push_str(&format!(" - Nim {}", self.text()));
+    fn push_title(self, _: Option<usize>, out: &mut String) {
+        out.push_str(&self.heading(None));
+        out.push_str(&format!(" - Nim {}", self.text(None)));
     }
 
     fn remark(self) -> Option<&'static str> {
         None
     }
 
-    fn text(self) -> String {
+    fn text(self, _: Option<usize>) -> String {
         self.heaps.iter().map(|h| h.to_string()).collect()
     }
 }
@@ -309,7 +317,7 @@ fn nim_renders_to_web_pages_that_play_it() {
                     let value = if mover_loses(p) { "loss" } else { "win" };
                     assert!(heading.contains(value), "{p:?}: {heading}");
                 }
-                None => assert_eq!(heading, p.heading()),
+                None => assert_eq!(heading, p.heading(None)),
             }
             stack.extend(got.iter().filter_map(|(_, l, _)| {
                 let l = l.as_deref()?.strip_suffix(".html")?;

@@ -71,7 +71,7 @@ fn every_page_shows_its_board_and_links_to_the_right_next_boards() {
         let title = page.select("title")[0].text().collect::<String>();
         assert_eq!(title, {
             let mut t = String::new();
-            tictactoe_book::game::Game::push_title(board, &mut t);
+            tictactoe_book::game::Game::push_title(board, None, &mut t);
             t
         });
         assert!(title.ends_with(" - Tic-tac-toe") && !title.contains('/'));

@@ -138,6 +138,10 @@ back, turn back to the page you came from.",
 making it, with best play from both sides: win in N, draw or loss in N, where N counts the \
 winner's moves. The best moves are framed.",
         analysis_start: "Start from the empty board",
+        play_name: "Two players",
+        play_title: "Tic-tac-toe for Two Players",
+        analysis_name: "Analysis",
+        again: "New game",
     };
     /// The marks as the square images draw them (`x.svg`, `o.svg`).
     const MAP: Option<MapStyle> = Some(MapStyle::Marks([
@@ -184,13 +188,13 @@ winner's moves. The best moves are framed.",
         }
     }
 
-    fn face(self, index: usize) -> Face<Square> {
+    fn face(self, _: Option<usize>, index: usize) -> Face {
         let square = Square::ALL[index];
         match self.cell(square) {
             Cell::Empty => Face {
                 image: 0,
                 label: label(square, 2),
-                action: Some((square, label(square, self.to_move() as usize))),
+                action: Some(label(square, self.to_move() as usize)),
             },
             Cell::Taken(p) => {
                 let line =
@@ -205,7 +209,7 @@ winner's moves. The best moves are framed.",
         }
     }
 
-    fn noted_image(self, _: Square, Note { verdict, best }: Note) -> usize {
+    fn noted_image(self, _: Option<usize>, _: usize, Note { verdict, best }: Note) -> usize {
         let base = match verdict {
             Verdict::Win(n) => 4 + usize::from(n.clamp(1, 3)),
             Verdict::Draw => 8,
@@ -222,6 +226,10 @@ winner's moves. The best moves are framed.",
         mov.name()
     }
 
+    fn cell_name(cell: usize) -> &'static str {
+        Square::ALL[cell].name()
+    }
+
     /// "the middle right square", "the centre square".
     fn move_place(mov: Square) -> String {
         format!("the {} square", mov.name())
@@ -230,7 +238,7 @@ winner's moves. The best moves are framed.",
     /// The mark framed heavily (`xl`, `ol`); in the winning line, the
     /// line's image, which already stands out.
     fn last_move_image(self, index: usize) -> usize {
-        match self.face(index).image {
+        match self.face(None, index).image {
             i @ (1 | 2) => LAST + i - 1,
             i => i,
         }
@@ -241,7 +249,7 @@ winner's moves. The best moves are framed.",
     }
 
     /// "X to move", "X wins", "O wins" or "Draw".
-    fn heading(self) -> String {
+    fn heading(self, _: Option<usize>) -> String {
         let mut out = String::with_capacity(24);
         push_heading(self, &mut out);
         out
@@ -250,7 +258,7 @@ winner's moves. The best moves are framed.",
     /// "X to move: X top left, O centre - Tic-tac-toe" while the game goes
     /// on, "X wins - Tic-tac-toe" once it is over: the browser's tab and
     /// history list (the back button is undo) tell positions apart.
-    fn push_title(self, out: &mut String) {
+    fn push_title(self, _: Option<usize>, out: &mut String) {
         push_heading(self, out);
         if !self.is_over() {
             let mut first = true;
@@ -272,7 +280,7 @@ winner's moves. The best moves are framed.",
     }
 
     /// `X`, `O` and `.`, in reading order.
-    fn text(self) -> String {
+    fn text(self, _: Option<usize>) -> String {
         self.cells()
             .iter()
             .map(|c| match c {
@@ -288,6 +296,7 @@ winner's moves. The best moves are framed.",
 mod tests {
     use super::*;
     use crate::screen::{Screen, Target};
+    use crate::view::View;
 
     /// A screen of a board in play draws it row by row: every mark where
     /// the board has it, every empty square a link labelled with the move.
@@ -298,8 +307,9 @@ mod tests {
         for i in [4, 0, 2] {
             b = b.play(Square::new(i).unwrap()).unwrap();
         }
-        let s = Screen::new(Target::page(b.id()), b, 3, b.heading(), |m| {
-            Some(Target::page(b.play(m).unwrap().id()))
+        let view = View::of(b);
+        let s = Screen::new(Target::page(b.id()), view, 3, view.heading(), |c| {
+            Some(Target::page(view.after(c).key()))
         });
         let rows: Vec<Vec<&str>> = s
             .rows()
