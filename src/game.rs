@@ -178,6 +178,31 @@ pub enum MapStyle {
     Graph,
 }
 
+/// What the map of a puzzle ([`MapStyle::Graph`]) says its dots and
+/// lines are, in the game's own words: the map's drawing is the same for
+/// any puzzle, but what a node stands for and the shape the graph makes
+/// are the game's (the Towers of Hanoi's Sierpinski triangle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GraphWords {
+    /// The map's first sentences, on paper and on the web: what a dot and
+    /// a line are, and the shape they make.
+    pub shape: &'static str,
+    /// Where the shortest solution runs, after "is the thick line in the
+    /// map colour" (" along one side"), or nothing.
+    pub route: &'static str,
+    /// What a dot is, in the legend: "a position".
+    pub dot: &'static str,
+}
+
+impl GraphWords {
+    /// Words true of any puzzle's map, for a game that gives none.
+    pub const PLAIN: GraphWords = GraphWords {
+        shape: "Every position is a dot, and a line joins two positions one move apart.",
+        route: "",
+        dot: "a position",
+    };
+}
+
 /// A picture under the whole board, for the books that show each picture
 /// at its own size, each a record of its own (a MOBI's MOBI 6 part): the
 /// bottom row is drawn with the images of the rows above it, and this one
@@ -246,6 +271,13 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// The picture its bottom row stands on, where pictures are shown at
     /// their own size ([`UnderBoard`]); `None`: each cell as it is.
     const UNDER_BOARD: Option<UnderBoard> = None;
+    /// What `positions.json` adds to how it numbers a move's square (its
+    /// cell, from 0 in reading order), where the game numbers its squares
+    /// another way too (tic-tac-toe's game records); `None`: nothing. The
+    /// file says it in its first line.
+    const CELL_NOTE: Option<&'static str> = None;
+    /// The words of its map, if that is a puzzle's ([`MapStyle::Graph`]).
+    const GRAPH_WORDS: GraphWords = GraphWords::PLAIN;
 
     /// The position before the first move.
     fn start(rules: Self::Rules) -> Self;

@@ -14,7 +14,7 @@ use crate::screen::{CellView, Edition, Link, Screen, Target, push_page_name};
 
 mod home;
 
-pub use home::{MapLink, home_markup, home_page};
+pub use home::{MapLink, SiteWords, home_markup, home_page};
 
 /// The shared page frame: head, a row of navigation links, then `body`.
 ///
@@ -365,6 +365,26 @@ mod tests {
         expect_test::expect_file!["../tests/snapshots/two-player-page.html"].assert_eq(&page);
     }
 
+    /// The home page's writer names no game: what the page says of the
+    /// games comes from the site's list of them (`site::HOME`), which
+    /// the page shows word for word.
+    #[test]
+    fn the_home_pages_writer_names_no_game() {
+        let code = include_str!("html/home.rs");
+        let code = &code[..code.find("#[cfg(test)]").unwrap_or(code.len())];
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for game in ["tic-tac-toe", "hanoi", "disc", "peg"] {
+                assert!(!line.to_lowercase().contains(game), "{line}");
+            }
+        }
+        let words = crate::site::HOME;
+        let page = home_page(&words, &[], &[], &[("map/a.svg", "A")], None);
+        let page = String::from_utf8(page).unwrap();
+        for said in [words.title, words.heading, words.about, words.maps] {
+            assert!(page.contains(said), "{said}");
+        }
+    }
+
     /// The home page, written directly, is what minify-html makes of its
     /// template, with every edition and book listed.
     #[test]
@@ -385,10 +405,17 @@ mod tests {
             .collect();
         let books: Vec<&str> = books.iter().map(String::as_str).collect();
         let maps = [("map/a.svg", "A map of a game"), ("map/b.svg", "B")];
-        let page = home_page(&editions, &books, &maps, Some(1.5));
+        let words = crate::site::HOME;
+        let page = home_page(&words, &editions, &books, &maps, Some(1.5));
         assert_eq!(
             String::from_utf8_lossy(&page),
-            String::from_utf8_lossy(&minify(&home_markup(&editions, &books, &maps, Some(1.5))))
+            String::from_utf8_lossy(&minify(&home_markup(
+                &words,
+                &editions,
+                &books,
+                &maps,
+                Some(1.5)
+            )))
         );
         let text = String::from_utf8(page).unwrap();
         for e in &editions {

@@ -834,11 +834,14 @@ pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
     }
     let moves = solution.len() - 1;
     let title = format!("{}: the map of every position", G::TEXTS.title);
+    // What a dot and a line are, and where the solution runs, are the
+    // game's words.
+    let words = G::GRAPH_WORDS;
     let paper = format!(
-        "Every position with no disc lifted is a dot, and a line joins two positions one \
-move apart: the Sierpinski triangle. All the discs on one peg are its three corners. The \
-shortest solution, {moves} moves from Start to Goal, is the thick line in the map colour \
-along one side. {} positions.",
+        "{} The shortest solution, {moves} moves from Start to Goal, is the thick line in the \
+map colour{}. {} positions.",
+        words.shape,
+        words.route,
         nodes.len()
     );
     let about = format!("{paper} Each dot links to the analysis of its position.");
@@ -885,10 +888,11 @@ along one side. {} positions.",
         title,
         about,
         paper,
-        legend: "Each dot is a position with no disc lifted, a link to its analysis; a line \
-joins two positions one move apart. The thick red line is the shortest solution, from Start \
-to Goal."
-            .to_string(),
+        legend: format!(
+            "Each dot is {}, a link to its analysis; a line joins two positions one move \
+apart. The thick red line is the shortest solution, from Start to Goal.",
+            words.dot
+        ),
         labels: vec![
             (dot(solution[0]), "Start"),
             (dot(*solution.last().expect("a goal")), "Goal"),
@@ -930,6 +934,33 @@ mod tests {
     use super::*;
     use crate::games::tictactoe::Board;
     use crate::graph::StateGraph;
+
+    /// A puzzle map's words for its dots and lines are its game's: the
+    /// Towers of Hanoi's say what they said when the map wrote them, and
+    /// the words for any other puzzle name no disc or triangle.
+    #[test]
+    fn a_puzzle_maps_words_are_its_games() {
+        let m = graph(&crate::site::hanoi_solver(3), "hanoi-analysis");
+        assert_eq!(
+            m.paper,
+            "Every position with no disc lifted is a dot, and a line joins two positions one \
+move apart: the Sierpinski triangle. All the discs on one peg are its three corners. The \
+shortest solution, 7 moves from Start to Goal, is the thick line in the map colour along one \
+side. 27 positions."
+        );
+        assert_eq!(
+            m.legend,
+            "Each dot is a position with no disc lifted, a link to its analysis; a line joins \
+two positions one move apart. The thick red line is the shortest solution, from Start to Goal."
+        );
+        let plain = crate::game::GraphWords::PLAIN;
+        for words in [plain.shape, plain.route, plain.dot] {
+            assert!(
+                !words.contains("disc") && !words.contains("triangle"),
+                "{words}"
+            );
+        }
+    }
 
     #[test]
     fn every_hanoi_move_is_an_edge_of_length_one_and_the_corners_are_whole_stacks() {

@@ -15,7 +15,7 @@ mod sink;
 
 pub use crate::ebook::EBOOKS;
 pub use catalog::{
-    ANALYSIS, GAMEBOOK, HANOI, HANOI_ANALYSIS, MAPS, TWO_PLAYER, VS_COMPUTER, each_edition,
+    ANALYSIS, GAMEBOOK, HANOI, HANOI_ANALYSIS, HOME, MAPS, TWO_PLAYER, VS_COMPUTER, each_edition,
     editions, hanoi_solver, images, maps,
 };
 pub use error::BuildError;
@@ -59,7 +59,7 @@ fn home_files(
         .collect();
     home.push(OutFile::new(
         "index.html",
-        html::home_page(editions, &made, maps, poster_square),
+        html::home_page(&HOME, editions, &made, maps, poster_square),
     ));
     home
 }

@@ -139,15 +139,40 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub(super) fn new(book: &Edition) -> Layout {
+        Layout::within(book, MAX_FILE_BYTES)
+    }
+
+    /// The layout of `book` in files of at most `max` bytes of boards
+    /// (a file of one screen may be larger). Each link to another file is
+    /// sized with a name as long as the book's longest ([`name_digits`]):
+    /// the names are laid out with three digits first and, if the files
+    /// need more, again with as many as they need, until the count fits
+    /// the digits it was sized with. More digits only make screens
+    /// longer, so files never fewer, and this ends.
+    fn within(book: &Edition, max: usize) -> Layout {
+        let srcs = srcs(book, ".png");
+        let mut digits = name_digits(0);
+        loop {
+            let layout = Layout::pack(book, &srcs, max, digits);
+            let needed = name_digits(layout.chunks.len());
+            if needed <= digits {
+                return layout;
+            }
+            digits = needed;
+        }
+    }
+
+    /// Screens packed in book order into files of at most `max` bytes,
+    /// each link to another file sized with a name of `digits` digits.
+    fn pack(book: &Edition, srcs: &[String], max: usize, digits: usize) -> Layout {
         let mut files = FxHashMap::default();
         files.insert(Target::Contents, File::Front);
         let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
         let mut bytes = 0;
-        let srcs = srcs(book, ".png");
         for (i, b) in book.screens.iter().enumerate() {
-            let size = board_len(&srcs, b);
+            let size = board_len(srcs, b, digits);
             match chunks.last_mut() {
-                Some(c) if bytes + size <= MAX_FILE_BYTES => {
+                Some(c) if bytes + size <= max => {
                     c.end = i + 1;
                     bytes += size;
                 }
@@ -280,16 +305,25 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
     }
 }
 
+/// The digits of the longest name of a book of `files` files of boards:
+/// three, as [`File::push_name`] pads them (`b001.xhtml`), or as many as
+/// the last file's number has (`b1000.xhtml`).
+fn name_digits(files: usize) -> usize {
+    (files.max(1).ilog10() as usize + 1).max(3)
+}
+
 /// A link's length as [`Layout::new`] sizes it: as if to another file,
-/// an upper bound.
-pub(super) fn far_len(target: Target) -> usize {
-    "b001.xhtml#".len() + target.anchor_len()
+/// whose name has `digits` digits (a file of boards; the opening page's
+/// name, `front.xhtml`, is no longer than three), an upper bound.
+pub(super) fn far_len(target: Target, digits: usize) -> usize {
+    "b.xhtml#".len() + digits + target.anchor_len()
 }
 
 /// Counts what [`EpubGrid`] writes, each link as long as [`far_len`].
 struct EpubGridLen<'a> {
     len: usize,
     srcs: &'a [String],
+    digits: usize,
 }
 
 impl Grid for EpubGridLen<'_> {
@@ -300,7 +334,7 @@ impl Grid for EpubGridLen<'_> {
     }
 
     fn link(&mut self, target: Target) {
-        self.len += "<a href=\"\">".len() + far_len(target);
+        self.len += "<a href=\"\">".len() + far_len(target, self.digits);
     }
 
     fn image(&mut self, cell: &CellView) {
@@ -315,11 +349,15 @@ impl Grid for EpubGridLen<'_> {
 }
 
 /// The length [`board`] writes for `b`, every link as long as
-/// [`far_len`], without writing it: the files are sized by it, and
-/// rendering every screen once more only to size it cost about as much
-/// as writing it.
-pub(super) fn board_len(srcs: &[String], b: &Screen) -> usize {
-    let mut g = EpubGridLen { len: 0, srcs };
+/// [`far_len`] with names of `digits` digits, without writing it: the
+/// files are sized by it, and rendering every screen once more only to
+/// size it cost about as much as writing it.
+pub(super) fn board_len(srcs: &[String], b: &Screen, digits: usize) -> usize {
+    let mut g = EpubGridLen {
+        len: 0,
+        srcs,
+        digits,
+    };
     write_grid(b, &mut g);
     let caption: usize = caption(b)
         .enumerate()
@@ -327,7 +365,9 @@ pub(super) fn board_len(srcs: &[String], b: &Screen) -> usize {
         .sum();
     let nav: usize = b
         .book_nav()
-        .map(|(t, words)| " <a href=\"\">".len() + far_len(t) + escaped_len(words) + "</a>".len())
+        .map(|(t, words)| {
+            " <a href=\"\">".len() + far_len(t, digits) + escaped_len(words) + "</a>".len()
+        })
         .sum();
     "<div id=\"\"><p>".len()
         + b.target.anchor_len()
@@ -396,11 +436,56 @@ mod tests {
             for b in &book.screens {
                 out.clear();
                 board(&mut out, &b.target.anchor(), &srcs, b, &far);
-                assert_eq!(board_len(&srcs, b), out.len(), "{}: {out}", book.slug);
+                assert_eq!(board_len(&srcs, b, 3), out.len(), "{}: {out}", book.slug);
                 checked += 1;
             }
         }
         // Two editions of each tic-tac-toe position, the games, Hanoi's.
         assert!(checked > 2 * 5_478, "{checked}");
+    }
+
+    /// Past 999 files of boards, names grow a digit (`b1000.xhtml`), and
+    /// the files are sized with it: in a layout of more than 999 files
+    /// (tic-tac-toe's play edition, 5,478 screens, in files a two
+    /// hundredth of the usual size), every screen is at most as long as
+    /// it was sized, links and all, and so every file of more than one
+    /// screen holds at most its bytes. Sized with three digits, as it
+    /// once was, some screens are longer than sized.
+    #[test]
+    fn a_layout_past_999_files_sizes_links_with_the_longer_names() {
+        use crate::games::tictactoe::Board;
+        use crate::graph::StateGraph;
+        let graph = StateGraph::<Board>::new();
+        let edition = crate::editions::two_player::edition("two-player", &graph, None);
+        let book = edition.for_books();
+        let srcs = srcs(&book, ".svg");
+        let max = MAX_FILE_BYTES / 200;
+        let layout = Layout::within(&book, max);
+        assert!(layout.chunks.len() > 999, "{}", layout.chunks.len());
+        let digits = name_digits(layout.chunks.len());
+        assert_eq!(digits, 4);
+        let (mut out, mut longer) = (String::new(), 0);
+        for (c, range) in layout.chunks.iter().enumerate() {
+            let file = File::Boards(c as u32);
+            let mut bytes = 0;
+            for b in &book.screens[range.clone()] {
+                out.clear();
+                board(
+                    &mut out,
+                    &b.target.anchor(),
+                    &srcs,
+                    b,
+                    &|out: &mut String, t| layout.href_onto(out, file, t),
+                );
+                assert!(out.len() <= board_len(&srcs, b, digits), "{out}");
+                longer += usize::from(out.len() > board_len(&srcs, b, 3));
+                bytes += out.len();
+            }
+            assert!(bytes <= max || range.len() == 1, "file {c}: {bytes}");
+        }
+        assert!(longer > 0);
+        assert_eq!(name_digits(0), 3);
+        assert_eq!(name_digits(999), 3);
+        assert_eq!(name_digits(1000), 4);
     }
 }

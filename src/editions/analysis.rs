@@ -206,9 +206,29 @@ pub fn screen<G: Game>(
     s
 }
 
-/// How `positions.json` numbers a move's square, said in the file itself.
+/// How `positions.json` numbers a move's square, said in the file itself,
+/// and then the game's own [`Game::CELL_NOTE`], if it has one.
 pub const SQUARES: &str = "a move's square is its cell, numbered from 0 in reading order \
-(0 at the top left); a game record numbers tic-tac-toe's squares from 1 to 9";
+(0 at the top left)";
+
+/// `text` onto `out` as the inside of a JSON string: a quote, a
+/// backslash and a control character escaped, so a game's note can say
+/// anything.
+fn escape_json(out: &mut String, text: &str) {
+    use std::fmt::Write as _;
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+}
 
 /// `positions.json`: how it numbers squares ([`SQUARES`]), then every
 /// view (a position, or one with a piece picked up) with its position's
@@ -219,7 +239,13 @@ pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
     use std::fmt::Write as _;
     // Written straight into the file: it holds every position and move.
     let mut out = String::with_capacity(200 * solver.graph().boards().len());
-    let _ = writeln!(out, "{{\"squares\":\"{SQUARES}\",\"positions\":[");
+    out.push_str("{\"squares\":\"");
+    out.push_str(SQUARES);
+    if let Some(note) = G::CELL_NOTE {
+        out.push_str("; ");
+        escape_json(&mut out, note);
+    }
+    out.push_str("\",\"positions\":[\n");
     let mut views = view::breadth_first(solver.graph());
     views.sort_unstable_by_key(|(v, _)| v.key());
     for (i, &(view, _)) in views.iter().enumerate() {
@@ -355,6 +381,24 @@ mod tests {
     use crate::games::tictactoe::{Board, Square};
     use crate::graph::StateGraph;
     use std::collections::BTreeMap;
+
+    /// `positions.json`'s first line says how it numbers squares, and
+    /// then what the game adds: tic-tac-toe its game records' numbering,
+    /// from its own module; the generic words name no game.
+    #[test]
+    fn positions_json_says_the_games_own_note() {
+        let solver = Solver::new(StateGraph::<Board>::new());
+        let json = positions_json(&solver);
+        assert_eq!(
+            json.lines().next().unwrap(),
+            "{\"squares\":\"a move's square is its cell, numbered from 0 in reading order (0 at \
+the top left); a game record numbers tic-tac-toe's squares from 1 to 9\",\"positions\":["
+        );
+        assert!(!SQUARES.contains("tic-tac-toe"), "{SQUARES}");
+        let mut out = String::new();
+        escape_json(&mut out, "a \"b\" c\\d\n");
+        assert_eq!(out, "a \\\"b\\\" c\\\\d\\u000a");
+    }
 
     /// What a puzzle's choice says, parsed: the whole moves it costs and
     /// the figure it gives ("leaves N moves", "solves the puzzle").

@@ -301,6 +301,20 @@ is solved in the fewest moves, 2ⁿ − 1 for n discs.",
     };
     const MAP: Option<MapStyle> = Some(MapStyle::Graph);
     const WEIGHING: Weighing = Weighing::MovesLeft;
+    /// Its graph is the Sierpinski triangle, and the shortest solution
+    /// one of its sides.
+    const GRAPH_WORDS: crate::game::GraphWords = crate::game::GraphWords {
+        shape: "Every position with no disc lifted is a dot, and a line joins two positions \
+one move apart: the Sierpinski triangle. All the discs on one peg are its three corners.",
+        route: " along one side",
+        dot: "a position with no disc lifted",
+    };
+    /// The words every `positions.json` once gave, kept as they are so
+    /// the site's bytes stay the pinned ones (`tests/golden/`); they speak
+    /// of tic-tac-toe's game records, and should go (`None`) with the
+    /// next change of the pins.
+    const CELL_NOTE: Option<&'static str> =
+        Some("a game record numbers tic-tac-toe's squares from 1 to 9");
     const COLUMN_MOVES: bool = true;
     /// Where each picture is a record of its own (a MOBI 6 part), the
     /// bottom level is a plain level over the base drawn once, the

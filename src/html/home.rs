@@ -90,8 +90,20 @@ impl Writer {
     }
 }
 
-/// The page's title.
-const TITLE: &str = "Tic-tac-toe and the Towers of Hanoi";
+/// What the home page says of the whole site, in words that name its
+/// games: given by the site's list of games (`site::catalog::HOME`), so
+/// that the page's writer names no game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SiteWords {
+    /// The page's title: "Tic-tac-toe and the Towers of Hanoi".
+    pub title: &'static str,
+    /// Its first heading.
+    pub heading: &'static str,
+    /// The paragraph under it: what the site is.
+    pub about: &'static str,
+    /// What the maps' section says of its maps.
+    pub maps: &'static str,
+}
 
 /// The picture at the top of the page, a tic-tac-toe board in play (a
 /// file of `static/`, copied to the site's root), a link to the first
@@ -121,6 +133,7 @@ fn suffix(budget: Budget) -> &'static str {
 fn body(
     out: String,
     full: bool,
+    words: &SiteWords,
     editions: &[Edition],
     books: &[&str],
     maps: &[MapLink],
@@ -134,12 +147,8 @@ fn body(
         editions.iter().partition(|e| e.print_only);
     let start = |e: &Edition| e.contents.first().map(|(_, target)| path(e, *target));
     let mut w = Writer { out, full };
-    w.heading(
-        "h1",
-        None,
-        "Tic-tac-toe and the Towers of Hanoi, a page for every position",
-    );
-    w.p(|w| w.text("Every board of tic-tac-toe and every position of the Towers of Hanoi is a page of its own, and every move is a link to the page after it. No JavaScript: it plays in any browser, from a web host or straight from disk."));
+    w.heading("h1", None, words.heading);
+    w.p(|w| w.text(words.about));
     // The picture, a link to the first edition's start, named as the
     // list's first link is.
     if let Some((e, first)) = screen.first().and_then(|e| Some((e, start(e)?))) {
@@ -194,7 +203,7 @@ fn body(
     }
     if !maps.is_empty() {
         w.heading("h2", Some("maps"), "Maps: a whole game in one picture");
-        w.p(|w| w.text("Each map is one drawing of a whole game, generated from the solver: the map of optimal tic-tac-toe for X and for O, after xkcd 832 (your move is the large red mark; when the other side answers in a square, that square holds the map from there), and every position of the Towers of Hanoi. Zoom in as far as you like; every move in the map is a link to its board."));
+        w.p(|w| w.text(words.maps));
         // Each map's thumbnail with its words under it, the link's name
         // (the picture says nothing more, so its text is empty).
         w.p(|w| {
@@ -319,30 +328,40 @@ fn body(
     w.out
 }
 
-/// The home page, minified: the editions' starts, the `maps`, the side
-/// of the poster's smallest squares in millimetres (`poster_square`), and
-/// the books `books` made, by their paths in the site (a PDF left out is
-/// not listed).
+/// The home page, minified: what the site is (`words`), the editions'
+/// starts, the `maps`, the side of the poster's smallest squares in
+/// millimetres (`poster_square`), and the books `books` made, by their
+/// paths in the site (a PDF left out is not listed).
 pub fn home_page(
+    words: &SiteWords,
     editions: &[Edition],
     books: &[&str],
     maps: &[MapLink],
     poster_square: Option<f32>,
 ) -> Vec<u8> {
     let mut out = String::with_capacity(8 * 1024);
-    push_head(&mut out, TITLE, true);
-    let mut out = body(out, false, editions, books, maps, poster_square);
+    push_head(&mut out, words.title, true);
+    let mut out = body(out, false, words, editions, books, maps, poster_square);
     out.push_str("</main>");
     out.into_bytes()
 }
 
 /// The home page's template: what [`home_page`] is the minified form of.
 pub fn home_markup(
+    words: &SiteWords,
     editions: &[Edition],
     books: &[&str],
     maps: &[MapLink],
     poster_square: Option<f32>,
 ) -> maud::Markup {
-    let body = body(String::new(), true, editions, books, maps, poster_square);
-    layout(TITLE, true, &[], PreEscaped(body))
+    let body = body(
+        String::new(),
+        true,
+        words,
+        editions,
+        books,
+        maps,
+        poster_square,
+    );
+    layout(words.title, true, &[], PreEscaped(body))
 }

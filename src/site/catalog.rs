@@ -8,6 +8,7 @@ use crate::game::{Game, Side};
 use crate::games::hanoi::{self, Hanoi};
 use crate::games::tictactoe::Board;
 use crate::graph::StateGraph;
+use crate::html::SiteWords;
 use crate::map::{self, Map};
 use crate::screen::Edition;
 use crate::solver::Solver;
@@ -32,6 +33,21 @@ pub const GAMEBOOK: &str = "gamebook";
 
 /// The maps' folder.
 pub const MAPS: &str = "map";
+
+/// What the home page says of the site as a whole: its games by name, so
+/// they are named here, beside the list of them, and not by the page's
+/// writer.
+pub const HOME: SiteWords = SiteWords {
+    title: "Tic-tac-toe and the Towers of Hanoi",
+    heading: "Tic-tac-toe and the Towers of Hanoi, a page for every position",
+    about: "Every board of tic-tac-toe and every position of the Towers of Hanoi is a page of \
+its own, and every move is a link to the page after it. No JavaScript: it plays in any \
+browser, from a web host or straight from disk.",
+    maps: "Each map is one drawing of a whole game, generated from the solver: the map of \
+optimal tic-tac-toe for X and for O, after xkcd 832 (your move is the large red mark; when the \
+other side answers in a square, that square holds the map from there), and every position of \
+the Towers of Hanoi. Zoom in as far as you like; every move in the map is a link to its board.",
+};
 
 /// The maps of whole games: each file's path in the site, what it shows
 /// in words (the home page's picture of it), and the map. A game's map

@@ -144,6 +144,9 @@ winner's moves. The best moves are framed.",
         again: "New game",
     };
     /// The marks as the square images draw them (`x.svg`, `o.svg`).
+    /// A game record ([`super::record`]) numbers the squares from 1.
+    const CELL_NOTE: Option<&'static str> =
+        Some("a game record numbers tic-tac-toe's squares from 1 to 9");
     const MAP: Option<MapStyle> = Some(MapStyle::Marks([
         &[Stroke::Line(27, 27, 73, 73), Stroke::Line(73, 27, 27, 73)],
         &[Stroke::Circle(50, 50, 25)],
