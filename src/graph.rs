@@ -6,18 +6,18 @@
 
 use std::collections::VecDeque;
 
-use crate::game::Game;
+use rustc_hash::FxHashMap;
 
-/// Marks a key with no position in [`StateGraph`]'s index.
-const NONE: u32 = u32::MAX;
+use crate::game::Game;
 
 /// Every position reachable from the start, with how deep each lies.
 #[derive(Clone, Debug)]
 pub struct StateGraph<G: Game> {
     start: G,
     positions: Vec<G>,
-    /// Key -> place in `positions`, or [`NONE`] for keys not reached.
-    index: Vec<u32>,
+    /// Key -> place in `positions`, for the keys reached only: a game of
+    /// many possible keys and few positions allocates for the positions.
+    index: FxHashMap<u32, u32>,
     /// The fewest moves from the start, indexed like `positions`.
     depths: Vec<u32>,
 }
@@ -39,27 +39,28 @@ impl<G: Game> StateGraph<G> {
     /// tic-tac-toe with early draws).
     pub fn with_rules(rules: G::Rules) -> StateGraph<G> {
         let start = G::start(rules);
-        let mut depth_of = vec![NONE; G::KEYS as usize];
+        let mut depth_of: FxHashMap<u32, u32> = FxHashMap::default();
         let mut queue = VecDeque::from([start]);
-        depth_of[start.key() as usize] = 0;
+        depth_of.insert(start.key(), 0);
         let mut reached = Vec::new();
         while let Some(p) = queue.pop_front() {
             reached.push(p);
-            let d = depth_of[p.key() as usize];
+            let d = depth_of[&p.key()];
             for (_, next) in moves(p) {
-                let seen = &mut depth_of[next.key() as usize];
-                if *seen == NONE {
-                    *seen = d + 1;
+                debug_assert!(next.key() < G::KEYS, "a key below KEYS");
+                if let std::collections::hash_map::Entry::Vacant(e) = depth_of.entry(next.key()) {
+                    e.insert(d + 1);
                     queue.push_back(next);
                 }
             }
         }
         reached.sort_by_key(|p| p.key());
-        let mut index = vec![NONE; G::KEYS as usize];
-        for (i, p) in reached.iter().enumerate() {
-            index[p.key() as usize] = i as u32;
-        }
-        let depths = reached.iter().map(|p| depth_of[p.key() as usize]).collect();
+        let index: FxHashMap<u32, u32> = reached
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.key(), i as u32))
+            .collect();
+        let depths = reached.iter().map(|p| depth_of[&p.key()]).collect();
         StateGraph {
             start,
             positions: reached,
@@ -90,8 +91,8 @@ impl<G: Game> StateGraph<G> {
 
     /// Where `position` stands in [`StateGraph::boards`].
     pub fn position(&self, position: G) -> Option<usize> {
-        match self.index.get(position.key() as usize) {
-            Some(&i) if i != NONE && self.positions[i as usize] == position => Some(i as usize),
+        match self.index.get(&position.key()) {
+            Some(&i) if self.positions[i as usize] == position => Some(i as usize),
             _ => None,
         }
     }

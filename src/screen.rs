@@ -20,10 +20,13 @@ use crate::game::{Game, Note, Texts, UnderBoard};
 use crate::output::OutFile;
 use crate::view::{Choice, View};
 
-/// The one function that names a page: a position's key in lower-case
-/// hex without leading zeros (the 2009 post's anchors), onto `out`. The
-/// page is that and `.html`; the anchor in a single-file book is that.
-pub fn push_key(out: &mut String, key: u32) {
+/// The one function that names a page: a page's key in lower-case hex
+/// without leading zeros (the 2009 post's anchors), onto `out`. The page
+/// is that and `.html`; the anchor in a single-file book is that. A page
+/// key has 64 bits: a game's key, which may count moves too, has 32, and
+/// a page against the computer carries the reply that reached it above
+/// them.
+pub fn push_key(out: &mut String, key: u64) {
     // By hand, not `write!`: every link of every page and book names one.
     for d in (0..hex_digits(key)).rev() {
         out.push(char::from(
@@ -33,18 +36,18 @@ pub fn push_key(out: &mut String, key: u32) {
 }
 
 /// How many hex digits [`push_key`] writes for `key` (one for 0).
-fn hex_digits(key: u32) -> u32 {
-    (32 - (key | 1).leading_zeros()).div_ceil(4)
+fn hex_digits(key: u64) -> u32 {
+    (64 - (key | 1).leading_zeros()).div_ceil(4)
 }
 
-/// A position's page name, onto `out`: [`push_key`] and `.html`.
-pub fn push_page_name(out: &mut String, key: u32) {
-    push_key(out, key);
+/// A page's name, onto `out`: [`push_key`] and `.html`.
+pub fn push_page_name(out: &mut String, key: impl Into<u64>) {
+    push_key(out, key.into());
     out.push_str(".html");
 }
 
-/// A position's page name: `0.html`, `1a2b.html`.
-pub fn page_name(key: u32) -> String {
+/// A page's name: `0.html`, `1a2b.html`.
+pub fn page_name(key: impl Into<u64>) -> String {
     let mut out = String::with_capacity(10);
     push_page_name(&mut out, key);
     out
@@ -60,15 +63,18 @@ pub enum Target {
     Page {
         /// The game, numbered from 1; 0 in editions with one game.
         game: u16,
-        /// The position's key.
-        key: u32,
+        /// The page's key ([`push_key`]).
+        key: u64,
     },
 }
 
 impl Target {
-    /// A position of an edition with one game.
-    pub fn page(key: u32) -> Target {
-        Target::Page { game: 0, key }
+    /// A page of an edition with one game.
+    pub fn page(key: impl Into<u64>) -> Target {
+        Target::Page {
+            game: 0,
+            key: key.into(),
+        }
     }
 
     /// The game a target belongs to: 0 for the contents and for editions
@@ -90,7 +96,7 @@ impl Target {
 
     /// The length of [`Target::anchor`], without writing it.
     pub fn anchor_len(self) -> usize {
-        let hex = |key: u32| hex_digits(key) as usize;
+        let hex = |key: u64| hex_digits(key) as usize;
         match self {
             Target::Contents => "contents".len(),
             Target::Page { game: 0, key } => hex(key),
@@ -127,7 +133,7 @@ pub enum Link {
     Web(Target),
     /// The same position (its key) in the edition with this slug: web
     /// pages only, since each book holds one edition.
-    Across(&'static str, u32),
+    Across(&'static str, u64),
     /// A file beside this edition's web pages: web pages only.
     File(&'static str),
 }
@@ -449,8 +455,8 @@ mod tests {
     #[test]
     fn keys_are_lower_case_hex_without_leading_zeros() {
         let mut out = String::new();
-        let edges = (0..32).flat_map(|b| [1u32 << b, (1u32 << b) - 1, (1u32 << b) + 1]);
-        for key in (0..70_000).chain(edges).chain([u32::MAX, 0xdead_beef]) {
+        let edges = (0..64).flat_map(|b| [1u64 << b, (1u64 << b) - 1, (1u64 << b) + 1]);
+        for key in (0..70_000).chain(edges).chain([u64::MAX, 0xdead_beef]) {
             out.clear();
             push_key(&mut out, key);
             assert_eq!(out, format!("{key:x}"));
@@ -459,9 +465,9 @@ mod tests {
 
     #[test]
     fn page_names_and_anchors_are_the_key_in_hex() {
-        assert_eq!(page_name(0), "0.html");
-        assert_eq!(page_name(0x19a1), "19a1.html");
-        assert_eq!(Target::page(0x53).anchor(), "53");
+        assert_eq!(page_name(0u32), "0.html");
+        assert_eq!(page_name(0x19a1u32), "19a1.html");
+        assert_eq!(Target::page(0x53u32).anchor(), "53");
         assert_eq!(
             Target::Page {
                 game: 3,
@@ -473,10 +479,11 @@ mod tests {
         assert_eq!(Target::Contents.anchor(), "contents");
         for t in [
             Target::Contents,
-            Target::page(0),
-            Target::page(0xf),
-            Target::page(0x10),
+            Target::page(0u32),
+            Target::page(0xfu32),
+            Target::page(0x10u32),
             Target::page(u32::MAX),
+            Target::page(u64::MAX),
             Target::Page { game: 9, key: 0 },
             Target::Page {
                 game: 10,

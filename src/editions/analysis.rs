@@ -200,7 +200,10 @@ pub fn screen<G: Game>(
             Link::Here(Target::page(solver.graph().root().key())),
             G::TEXTS.again,
         ),
-        (Link::Across(plain, view.key()), "Play without the analysis"),
+        (
+            Link::Across(plain, view.key().into()),
+            "Play without the analysis",
+        ),
         (Link::File(JSON), "All positions as JSON"),
     ];
     s

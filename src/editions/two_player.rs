@@ -26,7 +26,7 @@ pub fn screen<G: Game>(
     // A finished board has no move left to weigh.
     if let (Some(slug), false) = (analysis, board.is_over()) {
         s.nav.push((
-            Link::Across(slug, view.key()),
+            Link::Across(slug, view.key().into()),
             "Show what each move is worth",
         ));
     }

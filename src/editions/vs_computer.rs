@@ -22,10 +22,28 @@ use crate::solver::Solver;
 use crate::view::{Choice, View};
 
 /// Where a page's key keeps the computer's last move, for a position the
-/// computer reaches by more than one reply: the move's cell plus one, in
-/// the bits from here up (the position's own key below). Such a position
-/// has a page per reply, so each page says what the computer just did.
+/// computer reaches by more than one reply: the move's cell plus one, and
+/// above it, for a move of a piece and its cell, the piece's cell plus one
+/// (8 bits each), in the bits from here up, or from above the game's keys
+/// if they need more ([`reply_shift`]; the position's own key below). Such
+/// a position has a page per reply, so each page says what the computer
+/// just did.
 pub const REPLY_SHIFT: u32 = 24;
+
+/// The bit of a page key where the reply that reached it starts: above
+/// every key of game `G`, and at least [`REPLY_SHIFT`].
+pub fn reply_shift<G: Game>() -> u32 {
+    (32 - G::KEYS.saturating_sub(1).leading_zeros()).max(REPLY_SHIFT)
+}
+
+/// A reply as [`REPLY_SHIFT`] keeps it: the cell plus one, the piece's
+/// cell plus one above it.
+fn reply_code<G: Game>(reply: G::Move) -> u64 {
+    let cell = G::cell(reply) as u64 + 1;
+    let piece = G::piece(reply).map_or(0, |p| p as u64 + 1);
+    debug_assert!(cell < 256 && piece < 256, "a cell in 8 bits");
+    piece << 8 | cell
+}
 
 /// What a screen reader hears after the computer's last square: "middle
 /// right: O, its last move": the line under the heading has just said
@@ -237,11 +255,10 @@ impl<G: Game> Match<G> {
     /// `reply`: a page of its own when more than one reply reaches
     /// `board` (see [`REPLY_SHIFT`]).
     pub fn reached(&self, board: G, reply: Option<G::Move>) -> Target {
-        let key = board.key();
-        assert!(key < 1 << REPLY_SHIFT, "a key below the reply's bits");
+        let key = u64::from(board.key());
         let shared = self.reached_by.get(&board).is_some_and(|r| r.len() > 1);
         let key = match reply {
-            Some(r) if shared => key | (G::cell(r) as u32 + 1) << REPLY_SHIFT,
+            Some(r) if shared => key | reply_code::<G>(r) << reply_shift::<G>(),
             _ => key,
         };
         Target::Page {
@@ -591,7 +608,7 @@ mod tests {
                 let Target::Page { key, .. } = screen.target else {
                     unreachable!()
                 };
-                let b = Board::from_id(key & ((1 << REPLY_SHIFT) - 1)).unwrap();
+                let b = Board::from_id((key & ((1 << REPLY_SHIFT) - 1)) as u32).unwrap();
                 for (cell, square) in screen.cells.iter().zip(Square::ALL) {
                     let Some(to) = cell.link else { continue };
                     let after = b.play(square).unwrap();
@@ -599,7 +616,7 @@ mod tests {
                     let Target::Page { key, .. } = to else {
                         unreachable!()
                     };
-                    let next = Board::from_id(key & ((1 << REPLY_SHIFT) - 1)).unwrap();
+                    let next = Board::from_id((key & ((1 << REPLY_SHIFT) - 1)) as u32).unwrap();
                     let added: Vec<Square> = Square::ALL
                         .into_iter()
                         .filter(|&q| after.cell(q) != next.cell(q))
@@ -787,5 +804,16 @@ mod tests {
             .map(|g| g.start)
             .collect();
         assert!(openings.len() > 3, "{openings:?}");
+    }
+
+    /// A page's reply sits above every key of its game, where tic-tac-toe
+    /// has always kept it, and a move of a piece keeps both its cells.
+    #[test]
+    fn a_reply_has_room_above_every_key() {
+        use crate::games::hanoi::Hanoi;
+        assert_eq!(reply_shift::<Board>(), REPLY_SHIFT);
+        assert_eq!(reply_shift::<Hanoi>(), REPLY_SHIFT);
+        assert_eq!(reply_code::<Board>(Square::new(4).unwrap()), 5);
+        assert_eq!(reply_code::<Hanoi>((0, 2)), (1 << 8) | 3);
     }
 }
