@@ -40,6 +40,7 @@ impl<G: Game> StateGraph<G> {
     pub fn with_rules(rules: G::Rules) -> StateGraph<G> {
         let start = G::start(rules);
         let mut depth_of: FxHashMap<u32, u32> = FxHashMap::default();
+        assert!(start.key() < G::KEYS, "a key below KEYS");
         let mut queue = VecDeque::from([start]);
         depth_of.insert(start.key(), 0);
         let mut reached = Vec::new();
@@ -47,7 +48,7 @@ impl<G: Game> StateGraph<G> {
             reached.push(p);
             let d = depth_of[&p.key()];
             for (_, next) in moves(p) {
-                debug_assert!(next.key() < G::KEYS, "a key below KEYS");
+                assert!(next.key() < G::KEYS, "a key below KEYS");
                 if let std::collections::hash_map::Entry::Vacant(e) = depth_of.entry(next.key()) {
                     e.insert(d + 1);
                     queue.push_back(next);

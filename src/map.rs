@@ -783,6 +783,14 @@ Where {other} answers in a square, that square holds the map from there, a third
 /// If the game's map is not [`MapStyle::Graph`].
 pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
     assert_eq!(G::MAP, Some(MapStyle::Graph), "not a puzzle's map");
+    assert!(
+        solver
+            .graph()
+            .boards()
+            .iter()
+            .all(|p| p.map_point().is_some()),
+        "every position of a puzzle's map has its point"
+    );
     let nodes: Vec<(G, (f64, f64))> = solver
         .graph()
         .boards()

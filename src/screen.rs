@@ -131,7 +131,7 @@ pub enum Link {
     /// [`Edition::for_books`]), so a shared screen cannot say which game
     /// to go back to.
     Web(Target),
-    /// The same position (its key) in the edition with this slug: web
+    /// The same view (its page key) in the edition with this slug: web
     /// pages only, since each book holds one edition.
     Across(&'static str, u64),
     /// A file beside this edition's web pages: web pages only.
@@ -175,8 +175,9 @@ pub struct Screen {
     pub columns: usize,
     /// Whether the game is over.
     pub over: bool,
-    /// The fewest moves from the start to this position: books merge
-    /// screens from the deepest up ([`Edition::for_books`]).
+    /// The fewest taps from the start to this screen (moves, where a move
+    /// is one tap): books merge screens from the deepest up
+    /// ([`Edition::for_books`]).
     pub depth: u32,
     /// Links such as "New game". Books show them once the game is over,
     /// and only [`Link::Here`] ones.

@@ -7,8 +7,11 @@
 //! Invariant: a view's choices are exactly its position's legal moves
 //! (each on the cell it is tapped on last, under the piece it moves) and,
 //! with no piece picked, a pick of each of the game's pieces, and with
-//! one picked, putting it back; a finished position has none. Every view
-//! has its own key, the name of its page.
+//! one picked, putting it back; a finished position has none; at most one
+//! choice a cell. Across a position's views its choices make every legal
+//! move, so a piece that moves is always one the game lets be picked up.
+//! Every view has its own key below [`Game::KEYS`], the name of its
+//! page.
 
 use rustc_hash::FxHashMap;
 
@@ -70,7 +73,9 @@ impl<G: Game> View<G> {
             Some(c) => out.push((c, Choice::Back)),
         }
         out.sort_by_key(|&(cell, _)| cell);
-        debug_assert!(
+        // A cell is one link: (piece, cell) names at most one move, and a
+        // piece's cell makes no move of one tap.
+        assert!(
             out.windows(2).all(|w| w[0].0 < w[1].0),
             "two choices a cell"
         );
@@ -123,21 +128,30 @@ impl<G: Game> View<G> {
 /// key): so screens a tap apart sit close together in the books. A game
 /// of one-tap moves has a view a position, its depth the position's.
 pub fn breadth_first<G: Game>(graph: &StateGraph<G>) -> Vec<(View<G>, u32)> {
+    use std::collections::hash_map::Entry;
     let start = View::of(graph.root());
-    let mut seen: FxHashMap<u32, u32> = FxHashMap::default();
-    seen.insert(start.key(), 0);
+    let mut seen: FxHashMap<u32, View<G>> = FxHashMap::default();
+    seen.insert(start.key(), start);
     let mut order = vec![(start, 0)];
     let mut next = 0;
     while let Some(&(view, depth)) = order.get(next) {
         next += 1;
         for (_, choice) in view.choices() {
             let to = view.after(choice);
-            if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(to.key()) {
-                e.insert(depth + 1);
-                order.push((to, depth + 1));
+            assert!(to.key() < G::KEYS, "{to:?}: a key past KEYS");
+            match seen.entry(to.key()) {
+                Entry::Vacant(e) => {
+                    e.insert(to);
+                    order.push((to, depth + 1));
+                }
+                Entry::Occupied(e) => assert_eq!(*e.get(), to, "two views, one key"),
             }
         }
     }
+    // Every position's board is reached: no move is left out because its
+    // piece cannot be picked up.
+    let boards = order.iter().filter(|(v, _)| v.picked.is_none()).count();
+    assert_eq!(boards, graph.len(), "a position no tap reaches");
     order.sort_by_key(|&(view, depth)| (depth, view.key()));
     order
 }

@@ -156,12 +156,17 @@ pub fn screen<G: Game>(
         Some(Target::page(view.after(c).key()))
     });
     let choices = choice_verdicts(solver, view);
-    let best = choices.iter().map(|(_, _, v)| v.rank()).max();
+    // Picking up a piece that cannot move is never the best choice.
+    let stuck = |c: Choice<G::Move>| matches!(c, Choice::Pick(cell) if !board.moves().any(|m| G::piece(m) == Some(cell)));
+    let best = (choices.iter())
+        .filter(|(_, c, _)| !stuck(*c))
+        .map(|(_, _, v)| v.rank())
+        .max();
     let mut counts = Vec::new();
     for (cell, choice, verdict) in choices {
         let note = Note {
             verdict,
-            best: Some(verdict.rank()) == best,
+            best: Some(verdict.rank()) == best && !stuck(choice),
         };
         // A two-player move's value; what a puzzle's choice leaves.
         let mut said = String::with_capacity(24);
@@ -170,17 +175,17 @@ pub fn screen<G: Game>(
             Weighing::Verdict => G::push_verdict(verdict, &mut said),
         }
         let image = view.noted_image(cell, note);
-        let view = &mut s.cells[cell];
+        let cell_view = &mut s.cells[cell];
         // The cell's own label already says what a choice that takes a
         // selection back does ("put disc 2 back").
         let count = said.strip_prefix(TAKES_BACK).unwrap_or(&said);
-        let mut label = String::with_capacity(view.label.len() + 2 + count.len());
-        label.push_str(&view.label);
+        let mut label = String::with_capacity(cell_view.label.len() + 2 + count.len());
+        label.push_str(&cell_view.label);
         label.push_str(", ");
         label.push_str(count);
-        view.label = label.into();
-        view.image = image;
-        view.note = Some(note);
+        cell_view.label = label.into();
+        cell_view.image = image;
+        cell_view.note = Some(note);
         if G::WEIGHING == Weighing::MovesLeft {
             let best = if note.best { ", the best" } else { "" };
             counts.push(format!("{}: {said}{best}", G::cell_name(cell)));
@@ -342,9 +347,10 @@ fn tree_node<G: Game>(
                 out.push(',');
             }
             let next = board.play(s).expect("a legal move");
+            let len = path.len();
             path.push_str(&G::cell(s).to_string());
             nodes += tree_node(solver, next, Some((s, v)), left - 1, path, out);
-            path.pop();
+            path.truncate(len);
         }
     }
     out.push_str("]}");

@@ -1,4 +1,5 @@
-//! The play edition: one screen per reachable position, for any [`Game`]:
+//! The play edition: one screen per view of every reachable position
+//! (with a piece picked up, where a move is two taps), for any [`Game`]:
 //! two players taking turns, or one solving a puzzle.
 //!
 //! Invariant: exactly the views of the [`StateGraph`]'s positions get a

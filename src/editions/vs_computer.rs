@@ -133,10 +133,18 @@ impl<G: Game> Match<G> {
     /// Plays out match `spec` with its own stream of the generator seeded
     /// by `seed`, so adding matches does not change the others. The
     /// matches keep the rules of the solver's graph.
+    ///
+    /// # Panics
+    /// If a move of `G` is two taps: a match's pages have no view of a
+    /// piece picked up yet.
     pub fn play_out(spec: Spec, solver: &Solver<G>, seed: u64) -> Match<G> {
+        let root = solver.graph().root();
+        assert!(
+            root.pieces().next().is_none(),
+            "against the computer, a move is one tap"
+        );
         let mut rng = Rng::seed_from_u64(seed);
         rng.set_stream(spec.number as u64);
-        let root = solver.graph().root();
         let opening = (!spec.human_starts()).then(|| {
             // The opening is random, not always the centre.
             let moves: Vec<G::Move> = root.moves().collect();

@@ -58,7 +58,7 @@ pub struct Hanoi {
     pegs: u16,
 }
 
-/// Why a selection was refused.
+/// Why a move was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayError {
     /// There is no such peg.
@@ -716,17 +716,18 @@ right peg: disc 2 - The Towers of Hanoi"
     fn the_base_under_the_board_stands_for_the_bottom_levels_base() {
         let under = Hanoi::UNDER_BOARD.unwrap();
         assert_eq!(Hanoi::IMAGES[under.image], "hbase");
-        for p in StateGraph::<Hanoi>::with_rules(Rules { discs: 4 }).boards() {
-            let (rows, columns) = p.grid();
+        let graph = StateGraph::<Hanoi>::with_rules(Rules { discs: 4 });
+        for (v, _) in crate::view::breadth_first(&graph) {
+            let (rows, columns) = v.position.grid();
             for i in 0..rows * columns {
-                let image = p.face(None, i).image;
+                let image = v.face(i).image;
                 assert_ne!(image, under.image);
                 let name = Hanoi::IMAGES[image];
                 let plain = Hanoi::IMAGES[under.above(image)];
                 if i >= (rows - 1) * columns {
-                    assert_eq!(name, format!("{plain}b"), "{p:?} cell {i}");
+                    assert_eq!(name, format!("{plain}b"), "{v:?} cell {i}");
                 } else {
-                    assert_eq!(name, plain, "{p:?} cell {i}");
+                    assert_eq!(name, plain, "{v:?} cell {i}");
                 }
             }
         }
@@ -755,9 +756,9 @@ right peg: disc 2 - The Towers of Hanoi"
     fn titles_are_words_and_tell_positions_apart() {
         let graph = StateGraph::<Hanoi>::with_rules(Rules { discs: 4 });
         let mut seen = std::collections::HashSet::new();
-        for &p in graph.boards() {
+        for (v, _) in crate::view::breadth_first(&graph) {
             let mut title = String::new();
-            p.push_title(None, &mut title);
+            v.push_title(&mut title);
             assert!(!title.contains('/') && !title.contains('^'), "{title}");
             assert!(seen.insert(title.clone()), "{title} twice");
         }

@@ -17,7 +17,7 @@ use tictactoe_book::graph::StateGraph;
 use tictactoe_book::screen::{Edition, page_name};
 use tictactoe_book::site::{self, Budgets};
 use tictactoe_book::solver::Solver;
-use tictactoe_book::view::{self, Choice, View};
+use tictactoe_book::view::{self, View};
 
 use crate::common::{built, repo};
 
@@ -54,12 +54,25 @@ fn moves_left(discs: u8, positions: &[View<Hanoi>]) -> BTreeMap<Hanoi, u32> {
     dist
 }
 
-/// What selecting `peg` on `v` leads to, if it is a choice there.
+/// What selecting `peg` on `v` leads to, if it is a choice there, by the
+/// puzzle's rules (not by the views that made the pages): a peg with a
+/// disc lifts it; with a disc lifted, its own peg puts it back and a peg
+/// it may go on takes it.
 fn select(v: View<Hanoi>, peg: u8) -> Option<View<Hanoi>> {
-    v.choices()
-        .into_iter()
-        .find(|&(cell, _)| cell == usize::from(peg))
-        .map(|(_, choice)| v.after(choice))
+    let p = v.position;
+    if p.is_solved() {
+        return None;
+    }
+    match v.picked.map(|c| c as u8) {
+        None => p.top(peg).map(|_| View {
+            position: p,
+            picked: Some(usize::from(peg)),
+        }),
+        Some(from) if from == peg => Some(View::of(p)),
+        Some(from) => p
+            .can_move(from, peg)
+            .then(|| View::of(p.play((from, peg)).unwrap())),
+    }
 }
 
 /// The pegs that can be selected on `v`.
@@ -76,11 +89,10 @@ fn after(v: View<Hanoi>, peg: u8, dist: &BTreeMap<Hanoi, u32>) -> u32 {
     let next = select(v, peg).unwrap();
     match (v.picked, next.picked) {
         // A disc no peg takes: no move (never the best).
-        (None, Some(_)) => next
-            .choices()
-            .into_iter()
-            .filter(|(_, c)| *c != Choice::Back)
-            .map(|(_, c)| 1 + dist[&next.after(c).position])
+        (None, Some(from)) => (0..3)
+            .filter(|&to| usize::from(to) != from)
+            .filter_map(|to| select(next, to))
+            .map(|down| 1 + dist[&down.position])
             .min()
             .unwrap_or(u32::MAX),
         (Some(from), None) if from == usize::from(peg) => dist[&next.position],
