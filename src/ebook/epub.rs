@@ -214,7 +214,11 @@ fn packed(name: &str, bytes: &[u8]) -> Result<Packed, TooLarge> {
     let (method, data) = if name == "mimetype" || name.ends_with(".png") {
         (0u16, bytes.to_vec())
     } else {
-        (8, super::deflate::raw(bytes))
+        // Kept until its batch is written: its own size, not the bound
+        // the deflater wrote into.
+        let mut data = super::deflate::raw(bytes);
+        data.shrink_to_fit();
+        (8, data)
     };
     Ok(Packed {
         crc: crc32fast::hash(bytes),

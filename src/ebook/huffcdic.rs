@@ -220,11 +220,11 @@ const BYTE: u32 = 1 << 31;
 /// The phrases and how each piece spells them.
 struct Tokens<'a> {
     phrases: Vec<Cow<'a, [u8]>>,
-    /// Every piece's symbols, one piece after another: a byte (`BYTE`
-    /// and the byte) or the id of a run of more than one byte.
-    symbols: Vec<u32>,
-    /// Where each piece's symbols end in `symbols`.
-    ends: Vec<usize>,
+    /// Each piece's symbols: a byte (`BYTE` and the byte) or the id of a
+    /// run of more than one byte. Each piece has its own, allocated to
+    /// its size: a book's text has a million or more, held while it is
+    /// coded.
+    symbols: Vec<Box<[u32]>>,
     /// The phrase of each byte that is one (`u32::MAX` if none).
     bytes: [u32; 256],
     /// Each run's phrases: a range of `found`.
@@ -235,10 +235,7 @@ struct Tokens<'a> {
 impl Tokens<'_> {
     /// Each piece's symbols.
     fn pieces(&self) -> impl Iterator<Item = &[u32]> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(&self.ends)
-            .map(|(from, &to)| &self.symbols[from..to])
+        self.symbols.iter().map(|s| &s[..])
     }
 
     /// The phrases a symbol is spelt with.
@@ -281,13 +278,16 @@ pub(crate) struct Cutter<'a> {
     heads: FxHashMap<u64, u32>,
     chain: Vec<u32>,
     /// Each distinct run and how often it is seen.
-    seen: Vec<(Cow<'a, [u8]>, u32)>,
+    seen: Vec<(Stored<'a>, u32)>,
+    /// The runs copied, one after another.
+    arena: Vec<u8>,
     byte_seen: [bool; 256],
-    symbols: Vec<u32>,
+    /// Each piece's symbols, and the piece's being read.
+    symbols: Vec<Box<[u32]>>,
+    current: Vec<u32>,
     /// Each symbol where it is first met, in text order: what the phrases
     /// are numbered by.
     firsts: Vec<u32>,
-    ends: Vec<usize>,
 }
 
 impl<'a> Cutter<'a> {
@@ -296,25 +296,30 @@ impl<'a> Cutter<'a> {
             heads: FxHashMap::default(),
             chain: Vec::new(),
             seen: Vec::new(),
+            arena: Vec::new(),
             byte_seen: [false; 256],
             symbols: Vec::new(),
+            current: Vec::new(),
             firsts: Vec::new(),
-            ends: Vec::new(),
         }
     }
 
     /// Reads the next piece, of a text held whole.
     fn push(&mut self, piece: &'a [u8]) {
-        self.scan(piece, Cow::Borrowed);
+        self.scan(piece, |run, _| Stored::Text(run));
     }
 
     /// Reads the next piece, which may go once read: a run met for the
     /// first time is copied.
     pub(crate) fn push_copied(&mut self, piece: &[u8]) {
-        self.scan(piece, |run| Cow::Owned(run.to_vec()));
+        self.scan(piece, |run, arena| {
+            let at = arena.len();
+            arena.extend_from_slice(run);
+            Stored::Copied(at, run.len())
+        });
     }
 
-    fn scan<'p>(&mut self, piece: &'p [u8], keep: impl Fn(&'p [u8]) -> Cow<'a, [u8]>) {
+    fn scan<'p>(&mut self, piece: &'p [u8], keep: impl Fn(&'p [u8], &mut Vec<u8>) -> Stored<'a>) {
         let mut at = 0;
         let mut in_number = false;
         while let Some(&first) = piece.get(at) {
@@ -338,13 +343,13 @@ impl<'a> Cutter<'a> {
                     self.firsts.push(BYTE | u32::from(first));
                 }
                 *seen = true;
-                self.symbols.push(BYTE | u32::from(first));
+                self.current.push(BYTE | u32::from(first));
                 continue;
             }
             let hash = run_hash(run);
             let mut found = self.heads.get(&hash).copied();
             while let Some(id) = found {
-                if Run(&self.seen[id as usize].0) == Run(run) {
+                if Run(self.seen[id as usize].0.bytes(&self.arena)) == Run(run) {
                     break;
                 }
                 found = Some(self.chain[id as usize]).filter(|&p| p != u32::MAX);
@@ -353,31 +358,54 @@ impl<'a> Cutter<'a> {
                 let id = self.seen.len() as u32;
                 let before = self.heads.insert(hash, id);
                 self.chain.push(before.unwrap_or(u32::MAX));
-                self.seen.push((keep(run), 0));
+                self.seen.push((keep(run, &mut self.arena), 0));
                 self.firsts.push(id);
                 id
             });
             self.seen[id as usize].1 += 1;
-            self.symbols.push(id);
+            self.current.push(id);
         }
-        self.ends.push(self.symbols.len());
+        self.symbols.push(self.current.as_slice().into());
+        self.current.clear();
     }
 
     /// How many pieces have been read.
     pub(crate) fn pieces(&self) -> usize {
-        self.ends.len()
+        self.symbols.len()
     }
 }
 
-/// A run's bytes, as a [`Tokens`] phrase: borrowed from the text, or its
-/// own copy.
-fn part_of<'a>(run: &Cow<'a, [u8]>, part: &[u8]) -> Cow<'a, [u8]> {
-    match run {
-        Cow::Borrowed(whole) => {
-            let from = part.as_ptr() as usize - whole.as_ptr() as usize;
-            Cow::Borrowed(&whole[from..from + part.len()])
+/// Where a [`Cutter`] keeps a run: in the text, held whole, or copied
+/// into its arena (its place and length there), with no allocation of
+/// its own.
+#[derive(Clone, Copy)]
+enum Stored<'a> {
+    Text(&'a [u8]),
+    Copied(usize, usize),
+}
+
+impl<'a> Stored<'a> {
+    /// The run's bytes, given the arena.
+    fn bytes<'s>(self, arena: &'s [u8]) -> &'s [u8]
+    where
+        'a: 's,
+    {
+        match self {
+            Stored::Text(run) => run,
+            Stored::Copied(at, len) => &arena[at..at + len],
         }
-        Cow::Owned(_) => Cow::Owned(part.to_vec()),
+    }
+
+    /// `part` of the run (a slice of its bytes) as a [`Tokens`] phrase:
+    /// borrowed from the text, or its own copy.
+    fn part(self, part: &[u8]) -> Cow<'a, [u8]> {
+        match self {
+            Stored::Text(whole) => {
+                let from = part.as_ptr() as usize - whole.as_ptr() as usize;
+                Cow::Borrowed(&whole[from..from + part.len()])
+            }
+            Stored::Copied(..) => Cow::Owned(part.to_vec()),
+        }
     }
 }
 
@@ -402,31 +430,30 @@ impl<'a> Tokens<'a> {
     fn spelt(cutter: Cutter<'a>, max_phrase: usize) -> Tokens<'a> {
         let Cutter {
             seen,
+            arena,
             symbols,
             firsts,
-            ends,
             ..
         } = cutter;
         // A small text's tags are cut into words too: its dictionary is a
         // large part of it, and a pair of words costs a few bytes there
         // where a whole tag is stored as is (0.5 KB less a Towers of Hanoi
         // book; the tic-tac-toe books, whose tags repeat more, grow).
-        let words = is_small(ends.len());
+        let words = is_small(symbols.len());
         let min_tag = if words {
             MIN_TAG_COUNT_SMALL
         } else {
             MIN_TAG_COUNT
         };
         let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
-        for (run, n) in &seen {
-            for tag in tags(run, words).filter(|t| t.len() > 1) {
+        for &(run, n) in &seen {
+            for tag in tags(run.bytes(&arena), words).filter(|t| t.len() > 1) {
                 *tag_counts.entry(tag).or_default() += n;
             }
         }
         let mut t = Tokens {
             phrases: Vec::new(),
             symbols,
-            ends,
             bytes: [u32::MAX; 256],
             spelling: vec![(0, 0); seen.len()],
             found: Vec::new(),
@@ -437,7 +464,7 @@ impl<'a> Tokens<'a> {
         fn phrase_id<'a, 's>(
             t: &mut Tokens<'a>,
             ids: &mut FxHashMap<&'s [u8], u32>,
-            run: &Cow<'a, [u8]>,
+            run: Stored<'a>,
             phrase: &'s [u8],
         ) -> u32 {
             let slot = if phrase.len() == 1 {
@@ -449,24 +476,24 @@ impl<'a> Tokens<'a> {
                 *slot = t.phrases.len() as u32;
                 t.phrases.push(match phrase.len() {
                     1 => Cow::Borrowed(std::slice::from_ref(&BYTE_VALUES[usize::from(phrase[0])])),
-                    _ => part_of(run, phrase),
+                    _ => run.part(phrase),
                 });
             }
             *slot
         }
         // Each run is spelt when first met; a byte's phrase is made when
         // first met.
-        let none: Cow<'a, [u8]> = Cow::Borrowed(&[]);
+        let none = Stored::Text(&[]);
         for symbol in firsts {
             if symbol & BYTE != 0 {
                 let b = (symbol & 0xff) as u8;
                 let byte = std::slice::from_ref(&BYTE_VALUES[usize::from(b)]);
-                phrase_id(&mut t, &mut ids, &none, byte);
+                phrase_id(&mut t, &mut ids, none, byte);
                 continue;
             }
-            let (run, _) = &seen[symbol as usize];
+            let run = seen[symbol as usize].0;
             let from = t.found.len();
-            for tag in tags(run, words) {
+            for tag in tags(run.bytes(&arena), words) {
                 let whole = tag.len() > 1 && tag_counts[tag] >= min_tag;
                 if is_padding(tag) {
                     for phrase in padding_parts(tag) {
@@ -568,7 +595,7 @@ impl Grammar {
     /// counted once and kept up to date as pairs are joined.
     fn learn(tokens: &Tokens) -> Grammar {
         let raw = tokens.phrases.len();
-        let step = (tokens.ends.len() / SAMPLE_PIECES).max(1);
+        let step = (tokens.symbols.len() / SAMPLE_PIECES).max(1);
         let mut sample: Vec<Vec<u32>> = tokens
             .pieces()
             .step_by(step)
@@ -580,12 +607,12 @@ impl Grammar {
             .collect();
         // As often in the sample as MIN_PAIR_COUNT in the whole text; in
         // a text small enough to be its own sample, MIN_PAIR_COUNT_SMALL.
-        let (least, share) = if is_small(tokens.ends.len()) {
+        let (least, share) = if is_small(tokens.symbols.len()) {
             (MIN_PAIR_COUNT_SMALL as i32, SHARE_SMALL)
         } else {
             let whole: usize = tokens
-                .symbols
-                .iter()
+                .pieces()
+                .flatten()
                 .map(|&s| tokens.phrases_of(s).len())
                 .sum();
             let sampled: usize = sample.iter().map(Vec::len).sum();
@@ -852,6 +879,8 @@ fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize
                 out.push(best[at].1);
                 at += best[at].2 as usize;
             }
+            // Every piece's parse is held until the text is coded.
+            out.shrink_to_fit();
             out
         })
         .collect()
@@ -1272,8 +1301,8 @@ pub(crate) fn compress_read(cutter: Cutter, limits: Limits) -> Compressed {
     // parse of part of the text; twice in a small text, whose second
     // parse finds what the first left to prune (0.1 to 0.3 KB, a few ms),
     // once in a large one (another round saves 0.1 to 0.2 KB of 250 KB).
-    let small = is_small(tokens.ends.len());
-    let step = (tokens.ends.len() / PRUNE_PIECES).max(1);
+    let small = is_small(tokens.symbols.len());
+    let step = (tokens.symbols.len() / PRUNE_PIECES).max(1);
     for _ in 0..if small { 2 } else { 1 } {
         bits = pruned(&tokens, &trie, &grammar, &bits, step, limits.min_longest);
     }
@@ -1370,7 +1399,7 @@ fn pruned(
     let len = |p: u32| u64::from(real[p as usize].unwrap_or(longest));
     // The parse read one piece in `step`: the text uses each pair about
     // that many times as often.
-    let (pieces, read) = (tokens.ends.len() as u64, parsed.len().max(1) as u64);
+    let (pieces, read) = (tokens.symbols.len() as u64, parsed.len().max(1) as u64);
     let mut next = real.clone();
     for (p, b) in next.iter_mut().enumerate().take(raw) {
         b.get_or_insert(longest.max(bits[p].unwrap_or(longest)));
