@@ -1274,8 +1274,6 @@ fn make_staging(place: &Place) -> io::Result<PathBuf> {
     unreachable!("u32 names run out")
 }
 
-/// A file to write, its folder, and its name there.
-
 /// A file of the new output written a piece at a time: see
 /// [`Staging::stream`]. Its checksum (for the marker) is taken as the
 /// bytes go by; memory holds one piece of the old file at most.
@@ -1401,6 +1399,7 @@ impl Streamed<'_> {
     }
 }
 
+/// A file to write, its folder, and its name there.
 type Job<'a> = (&'a OutFile, &'a Arc<Folders>, &'a CString);
 
 /// A file's folder and name, as [`Progress::folders`] keys them.

@@ -259,10 +259,8 @@ impl Tokens<'_> {
 
 /// A run's place in [`Cutter`]'s table: its hash as [`Run`] hashes it.
 fn run_hash(run: &[u8]) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let mut h = rustc_hash::FxBuildHasher.build_hasher();
-    Run(run).hash(&mut h);
-    h.finish()
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(Run(run))
 }
 
 /// The first reading of a text, a piece at a time: each piece's symbols

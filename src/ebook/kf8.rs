@@ -685,4 +685,30 @@ mod tests {
             assert_eq!(flow(number), assets.get(&format!("{name}.svg")));
         }
     }
+
+    /// The part's text goes out a few screens at a time: no piece of flow
+    /// 0 much over [`PIECE`] bytes, however long the book (the 5-disc
+    /// Towers of Hanoi's analysis, here), and the pieces are the text
+    /// [`Part::text`] holds.
+    #[test]
+    fn the_text_is_handed_on_in_pieces_that_do_not_grow_with_the_book() {
+        let hanoi = crate::site::hanoi_solver(5);
+        let book = crate::editions::analysis::edition("hanoi-analysis", &hanoi, "hanoi");
+        let mut names = book.used_images().to_vec();
+        names.push(book.cover);
+        let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
+        let shared = Book::new(&book, &assets);
+        let p = part(&shared, &names);
+        let (mut text, mut largest) = (Vec::new(), 0);
+        p.render(&shared, &names, &mut |piece| {
+            if text.len() < p.flow0 {
+                largest = largest.max(piece.len());
+            }
+            text.extend_from_slice(piece);
+        });
+        assert!(p.flow0 > 20 * PIECE, "{} bytes", p.flow0);
+        assert!(largest < PIECE + 4096, "{largest}");
+        assert!(text == p.text(&shared, &names));
+    }
 }

@@ -157,7 +157,7 @@ fn compressed(render: Render) -> (usize, Compression, Vec<Vec<u8>>, Vec<Vec<u8>>
     let mut palmdoc = Vec::with_capacity(extras.len());
     let mut palmdoc_len = 0;
     let mut done = false;
-    if !(rest >= huff_len && !huff.is_empty()) {
+    if rest < huff_len || huff.is_empty() {
         each_piece(render, &mut |piece, extra| {
             if done || (palmdoc_len + rest >= huff_len && !huff.is_empty()) {
                 done = true;
@@ -205,7 +205,7 @@ mod tests {
             assert_eq!((whole.len, whole.compression), (text.len(), compression));
             for size in [1, 7, 4096, 5000, 100_000] {
                 let streamed = text_records_of(&|out: &mut dyn FnMut(&[u8])| {
-                    text.chunks(size).for_each(|c| out(c))
+                    text.chunks(size).for_each(&mut *out)
                 });
                 assert_eq!(streamed.len, whole.len);
                 assert_eq!(streamed.compression, whole.compression);

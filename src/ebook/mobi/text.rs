@@ -350,4 +350,25 @@ mod tests {
             assert_eq!(n, digits, "{link:.20}");
         }
     }
+
+    /// The text goes out a few screens at a time, however long the book
+    /// (the 5-disc Towers of Hanoi's, 0.6 MB, here): no piece much over
+    /// [`PIECE`] bytes, and all of them the text laid out whole, whose
+    /// length and start the plan knew.
+    #[test]
+    fn the_text_is_handed_on_in_pieces_that_do_not_grow_with_the_book() {
+        let hanoi = crate::site::hanoi_solver(5);
+        let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
+        let plan = plan(&book, book.images);
+        let (mut text, mut largest, mut pieces) = (Vec::new(), 0, 0);
+        render(&book, book.images, &plan, &mut |piece| {
+            text.extend_from_slice(piece);
+            largest = largest.max(piece.len());
+            pieces += 1;
+        });
+        assert_eq!(text.len(), plan.len);
+        assert!(text.len() > 20 * PIECE, "{} bytes", text.len());
+        assert!(pieces > 20 && largest < PIECE + 4096, "{pieces} {largest}");
+        assert!((text, plan.start) == markup(&book, book.images));
+    }
 }
