@@ -1000,6 +1000,42 @@ impl Staging {
         copy_file(from, &to).map_err(|e| OutputError::Copy(from.to_path_buf(), e))
     }
 
+    /// Starts the file `path` in the new output, to be written a piece at a
+    /// time ([`Streamed::write`], then [`Streamed::finish`]), so that a
+    /// large file (a book) is never held whole. Its path is claimed (and
+    /// listed) now. Where the old output holds a file of that name, each
+    /// piece is compared with it instead of written: a file that turns out
+    /// the same is kept (linked, or, while the build has found no change,
+    /// only noted), as [`Staging::write`] keeps one; at the first byte that
+    /// differs the new file is made, the old one's bytes until then copied
+    /// into it, and the rest written.
+    pub fn stream(&self, path: &str) -> Result<Streamed<'_>, OutputError> {
+        self.claim(std::iter::once(path))?;
+        let to = self.dir.join(path);
+        let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let name = CString::new(name).map_err(|e| OutputError::Io(to, e.into()))?;
+        let folder = {
+            let progress = self.progress.lock().expect("a writer panicked");
+            Arc::clone(&progress.folders[folder])
+        };
+        let old = (folder.old.as_ref()).and_then(|o| reuse::open_any_len(o, &name, self.file_mode));
+        let mut streamed = Streamed {
+            staging: self,
+            path: path.to_string(),
+            folder,
+            name,
+            sum: xxhash_rust::xxh3::Xxh3::new(),
+            len: 0,
+            old,
+            new: None,
+            have: Vec::new(),
+        };
+        if streamed.old.is_none() {
+            streamed.start_new()?;
+        }
+        Ok(streamed)
+    }
+
     /// Puts the new output in place of the old in one step, then removes
     /// the old one; or, if the old output is already the new one, byte for
     /// byte, leaves it. On error nothing at `out` has changed.
@@ -1238,6 +1274,131 @@ fn make_staging(place: &Place) -> io::Result<PathBuf> {
     unreachable!("u32 names run out")
 }
 
+/// A file of the new output written a piece at a time: see
+/// [`Staging::stream`]. Its checksum (for the marker) is taken as the
+/// bytes go by; memory holds one piece of the old file at most.
+pub struct Streamed<'a> {
+    staging: &'a Staging,
+    path: String,
+    folder: Arc<Folders>,
+    name: CString,
+    sum: xxhash_rust::xxh3::Xxh3,
+    /// Bytes taken so far.
+    len: u64,
+    /// The old output's file of this name, while every byte so far is
+    /// its own.
+    old: Option<(fs::File, reuse::Same)>,
+    /// The new file, once one is needed.
+    new: Option<fs::File>,
+    /// Room for a piece of the old file.
+    have: Vec<u8>,
+}
+
+impl Streamed<'_> {
+    /// The new file: the staging folder filled in (if the build had found
+    /// no change), the file made, and the bytes taken so far, the old
+    /// file's first bytes, copied into it.
+    fn start_new(&mut self) -> Result<(), OutputError> {
+        let staging = self.staging;
+        let earlier = {
+            let mut progress = staging.progress.lock().expect("a writer panicked");
+            progress.stage(&staging.dir)?
+        };
+        link_unchanged(&earlier, &staging.place.out)?;
+        let path = staging.dir.join(&self.path);
+        let mut file = create_empty(self.folder.staged(), &self.name).map_err(io_err(&path))?;
+        if let Some((old, _)) = self.old.take() {
+            use std::os::unix::fs::FileExt;
+            let mut buf = std::mem::take(&mut self.have);
+            buf.resize(1 << 16, 0);
+            let mut at = 0;
+            while at < self.len {
+                let take = buf
+                    .len()
+                    .min(usize::try_from(self.len - at).unwrap_or(usize::MAX));
+                old.read_exact_at(&mut buf[..take], at)
+                    .map_err(io_err(&staging.place.out.join(&self.path)))?;
+                io::Write::write_all(&mut file, &buf[..take]).map_err(io_err(&path))?;
+                at += take as u64;
+            }
+        }
+        self.new = Some(file);
+        Ok(())
+    }
+
+    /// Whether the old file holds `bytes` at the offset reached.
+    fn old_holds(&mut self, bytes: &[u8]) -> bool {
+        use std::os::unix::fs::FileExt;
+        let Some((old, same)) = &self.old else {
+            return false;
+        };
+        if self.len + bytes.len() as u64 > same.len() {
+            return false;
+        }
+        self.have.resize(1 << 16, 0);
+        let mut at = self.len;
+        for piece in bytes.chunks(self.have.len()) {
+            let have = &mut self.have[..piece.len()];
+            if old.read_exact_at(have, at).is_err() || have != piece {
+                return false;
+            }
+            at += piece.len() as u64;
+        }
+        true
+    }
+
+    /// Takes the next bytes of the file.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), OutputError> {
+        self.sum.update(bytes);
+        if self.old.is_some() {
+            if self.old_holds(bytes) {
+                self.len += bytes.len() as u64;
+                return Ok(());
+            }
+            self.start_new()?;
+        }
+        let file = self.new.as_mut().expect("made once the old file differs");
+        io::Write::write_all(file, bytes).map_err(io_err(&self.staging.dir.join(&self.path)))?;
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Ends the file: its checksum noted for the marker, and an old file
+    /// found to hold exactly its bytes kept.
+    pub fn finish(mut self) -> Result<(), OutputError> {
+        if self
+            .old
+            .as_ref()
+            .is_some_and(|(_, same)| same.len() != self.len)
+        {
+            self.start_new()?;
+        }
+        let sum = self.sum.digest();
+        let mut progress = self.staging.progress.lock().expect("a writer panicked");
+        if let Some(listed) = progress.made.get_mut(&self.path) {
+            *listed = Some(sum);
+        }
+        let Some((_, same)) = self.old.take() else {
+            return Ok(());
+        };
+        let found = Unchanged {
+            folder: Arc::clone(&self.folder),
+            name: self.name.clone(),
+            same,
+        };
+        match progress.unchanged.as_mut() {
+            Some(list) => {
+                list.push(found);
+                Ok(())
+            }
+            None => {
+                drop(progress);
+                link_unchanged(&[found], &self.staging.place.out)
+            }
+        }
+    }
+}
+
 /// A file to write, its folder, and its name there.
 type Job<'a> = (&'a OutFile, &'a Arc<Folders>, &'a CString);
 
@@ -1401,6 +1562,53 @@ mod tests {
             Some("a/b")
         );
         assert_eq!(twice(&[&[MARKER]]).as_deref(), Some(MARKER));
+    }
+
+    /// Builds `out` with `index.html` as `text` and `big.bin` as `big`,
+    /// the big file streamed in pieces of `piece` bytes.
+    fn build_streamed(out: &Path, text: &str, big: &[u8], piece: usize) -> Committed {
+        let staging = Staging::begin(out).unwrap();
+        staging.write(&[OutFile::new("index.html", text)]).unwrap();
+        let mut file = staging.stream("books/big.bin").unwrap();
+        for p in big.chunks(piece) {
+            file.write(p).unwrap();
+        }
+        file.finish().unwrap();
+        staging.commit().unwrap()
+    }
+
+    /// A file written a piece at a time holds its bytes and is listed
+    /// with their checksum, as a file written whole is; a rebuild that
+    /// streams the same bytes changes nothing (the old file kept, its
+    /// inode the same), and one that differs (in the middle, at the end,
+    /// shorter or longer) gets exactly the new bytes.
+    #[test]
+    fn a_streamed_file_is_written_or_kept_as_a_whole_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let big: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        assert!(!build_streamed(&out, "one", &big, 70_000).unchanged);
+        assert_eq!(fs::read(out.join("books/big.bin")).unwrap(), big);
+        let text = fs::read_to_string(out.join(MARKER)).unwrap();
+        let sum = format!("{:016x}", marker::sum(&big));
+        assert!(text.contains(&format!("books/big.bin\t{sum}\n")), "{text}");
+        let ino = fs::metadata(out.join("books/big.bin")).unwrap().ino();
+        // The same bytes in other pieces: nothing changes.
+        assert!(build_streamed(&out, "one", &big, 4096).unchanged);
+        assert_eq!(fs::metadata(out.join("books/big.bin")).unwrap().ino(), ino);
+        // The same bytes beside a change elsewhere: the old file linked.
+        assert!(!build_streamed(&out, "two", &big, 100_000).unchanged);
+        assert_eq!(fs::metadata(out.join("books/big.bin")).unwrap().ino(), ino);
+        let mut middle = big.clone();
+        middle[150_001] ^= 1;
+        let longer = [&big[..], b"more"].concat();
+        for new in [middle, big[..299_999].to_vec(), longer, Vec::new()] {
+            assert!(!build_streamed(&out, "two", &new, 65_536).unchanged);
+            assert_eq!(fs::read(out.join("books/big.bin")).unwrap(), new);
+            let text = fs::read_to_string(out.join(MARKER)).unwrap();
+            let sum = format!("{:016x}", marker::sum(&new));
+            assert!(text.contains(&format!("books/big.bin\t{sum}\n")));
+        }
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub use catalog::{
 pub use error::BuildError;
 pub use options::{Budgets, Options, PDF_PAGES};
 pub use report::{BookReport, PartReport, Report, Timing};
-pub use sink::{InMemory, Sink};
+pub use sink::{InMemory, Sink, Stream};
 
 use std::path::Path;
 use std::time::Instant;
@@ -105,35 +105,44 @@ fn render_book(
 ) -> Result<(Vec<ebook::BookFile>, Vec<BookReport>, Timing), BuildError> {
     let start = Instant::now();
     let file = format!("{EBOOKS}/{}", format.file_name(book.edition));
-    let made = format
-        .make(book, &budgets)
-        .map_err(|error| BuildError::TooLarge {
-            file: file.clone(),
-            error,
-        })?;
+    // The book goes to the sink as it is made.
+    let mut out = sink::Buffered::new(sink, &file);
+    let made = match format.make_into(book, &budgets, &mut out) {
+        Ok(made) => made,
+        Err(ebook::WriteError::TooLarge(error)) => {
+            return Err(BuildError::TooLarge {
+                file: file.clone(),
+                error,
+            });
+        }
+        Err(ebook::WriteError::Io(e)) => {
+            return Err(match out.failed {
+                Some(e) => e.into(),
+                None => BuildError::Output(OutputError::Io(file.clone().into(), e)),
+            });
+        }
+    };
+    let bytes = out.len;
+    out.finish(made.made)?;
     let main = BookReport {
         file,
-        bytes: 0,
+        bytes,
         budget: format.budget.limit(&budgets),
         kind: format.budget,
         pages: made.pages,
-        left_out: made.files.is_empty(),
+        left_out: !made.made,
     };
     let (shared, own): (Vec<_>, Vec<_>) = made.files.into_iter().partition(|f| f.shared);
     let mut reports = vec![main];
-    for (i, f) in own.iter().enumerate() {
-        let file = format!("{EBOOKS}/{}", f.name);
-        match i {
-            0 => reports[0].bytes = f.bytes.len(),
-            _ => reports.push(BookReport {
-                file,
-                bytes: f.bytes.len(),
-                budget: None,
-                kind: ebook::Budget::None,
-                pages: None,
-                left_out: false,
-            }),
-        }
+    for f in &own {
+        reports.push(BookReport {
+            file: format!("{EBOOKS}/{}", f.name),
+            bytes: f.bytes.len(),
+            budget: None,
+            kind: ebook::Budget::None,
+            pages: None,
+            left_out: false,
+        });
     }
     let timing = Timing {
         step: format!("    {}", reports[0].file),

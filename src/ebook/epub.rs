@@ -11,7 +11,7 @@ use super::xhtml::{
     File, Layout, MAX_FILE_BYTES, MODIFIED, board, board_file, css, front_body, page, page_onto,
     srcs,
 };
-use super::{AUTHOR, Book, TooLarge};
+use super::{AUTHOR, Book, Out, TooLarge, WriteError};
 use crate::markup::escape as escape_onto;
 use crate::screen::Edition;
 
@@ -119,16 +119,33 @@ fn image_type(book: &Edition, name: &str) -> (&'static str, &'static str) {
     }
 }
 
-/// The book as an EPUB file, with the images its screens use and the
-/// cover ([`super::images`], in manifest order), as [`image_type`] says;
-/// refused if its zip would need ZIP64 ([`zip`]).
+/// The book as an EPUB file, held whole: [`write_to`] into a `Vec`.
 pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
+    let mut out = Vec::new();
+    match write_to(book, &mut out) {
+        Ok(()) => Ok(out),
+        Err(WriteError::TooLarge(e)) => Err(e),
+        Err(WriteError::Io(e)) => unreachable!("a Vec takes every write: {e}"),
+    }
+}
+
+/// How many files of boards are rendered and deflated at once, on every
+/// core, before they go into the zip: the book is never held whole,
+/// only this many files' deflated bytes (about 30 KB each).
+const BATCH: usize = 16;
+
+/// The book as an EPUB file, with the images its screens use and the
+/// cover ([`super::images`], in manifest order), as [`image_type`] says,
+/// written into `out` a file at a time as each is deflated; refused if its
+/// zip would need ZIP64 ([`Zip`]).
+pub fn write_to(book: &Book, out: Out) -> Result<(), WriteError> {
     let (assets, layout) = (book.assets, book.layout());
     let book = book.edition;
     let images = super::images(book, assets);
     let images = &images[..];
     let chunks = layout.chunks.len();
-    let mut files: Vec<(String, Vec<u8>)> = vec![
+    let mut zip = Zip::new(out, 5 + chunks + images.len())?;
+    let front_files: Vec<(String, Vec<u8>)> = vec![
         ("META-INF/container.xml".into(), CONTAINER.into()),
         (
             "OEBPS/package.opf".into(),
@@ -138,22 +155,37 @@ pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
         ("OEBPS/book.css".into(), css(book).into()),
         ("OEBPS/front.xhtml".into(), front(book, layout).into()),
     ];
-    // The files of boards, most of the book, are rendered on every core.
-    let indexes: Vec<usize> = (0..chunks).collect();
-    let texts = crate::par::map(&indexes, |&c| boards(book, layout, c));
-    for (c, text) in texts.into_iter().enumerate() {
-        files.push((format!("OEBPS/{}", board_file(c)), text.into()));
+    for (name, bytes) in &front_files {
+        zip.add(name, &packed(name, bytes)?)?;
     }
-    for (name, _) in images {
+    // The files of boards, most of the book, are rendered and deflated on
+    // every core, a batch at a time, each text dropped once deflated.
+    let indexes: Vec<usize> = (0..chunks).collect();
+    for batch in indexes.chunks(BATCH) {
+        let done = crate::par::map(batch, |&c| {
+            let name = format!("OEBPS/{}", board_file(c));
+            let file = packed(&name, boards(book, layout, c).as_bytes());
+            (name, file)
+        });
+        for (name, file) in done {
+            zip.add(&name, &file?)?;
+        }
+    }
+    let done = crate::par::map(images, |(name, _)| {
         let (ext, _) = image_type(book, name);
         let file = format!("{name}.{ext}");
         let bytes = match ext {
             "svg" => assets.get(&file),
             _ => assets.png(&format!("{name}.gif")),
         };
-        files.push((format!("OEBPS/{file}"), bytes.to_vec()));
+        let name = format!("OEBPS/{file}");
+        let file = packed(&name, bytes);
+        (name, file)
+    });
+    for (name, file) in done {
+        zip.add(&name, &file?)?;
     }
-    zip(&files)
+    zip.finish()
 }
 
 /// The most entries a zip counts without ZIP64: its count is 16 bits, and
@@ -164,84 +196,163 @@ const ZIP_ENTRIES: u64 = 0xfffe;
 /// 0xffff_ffff says "see the ZIP64 record".
 const ZIP_BYTES: u64 = 0xffff_fffe;
 
-/// Zips `files` after a stored `mimetype`, dated 1980-01-01 (the zip
-/// format's first day) so that builds are byte-identical. The files are
-/// deflated at once on every core; PNGs, compressed already, are stored.
+/// A file ready for the zip: its CRC and length, and its bytes as stored.
+struct Packed {
+    crc: u32,
+    len: usize,
+    /// 0, stored, or 8, deflated.
+    method: u16,
+    data: Vec<u8>,
+}
+
+/// `bytes`, the file `name`, as the zip stores it: `mimetype` and PNGs
+/// (compressed already) as they are, the rest deflated. Refused if its
+/// name or its length has no room in the zip's fields.
+fn packed(name: &str, bytes: &[u8]) -> Result<Packed, TooLarge> {
+    TooLarge::check("bytes in the name of a file in a zip", name.len(), 0xffff)?;
+    TooLarge::check("bytes in a file in a zip", bytes.len(), ZIP_BYTES)?;
+    let (method, data) = if name == "mimetype" || name.ends_with(".png") {
+        (0u16, bytes.to_vec())
+    } else {
+        // Kept until its batch is written: its own size, not the bound
+        // the deflater wrote into.
+        let mut data = super::deflate::raw(bytes);
+        data.shrink_to_fit();
+        (8, data)
+    };
+    Ok(Packed {
+        crc: crc32fast::hash(bytes),
+        len: bytes.len(),
+        method,
+        data,
+    })
+}
+
+/// A zip written as its files come, after a stored `mimetype`, dated
+/// 1980-01-01 (the zip format's first day) so that builds are
+/// byte-identical: each file's header and bytes go out at once, and only
+/// the central directory (about 60 bytes a file) is kept until the end.
 /// Refused if a count, size or offset would need ZIP64: more than
 /// [`ZIP_ENTRIES`] entries, a name past 65,535 bytes, or a file, the
 /// central directory or an offset past [`ZIP_BYTES`].
-fn zip(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, TooLarge> {
-    let mimetype = ("mimetype".to_string(), b"application/epub+zip".to_vec());
-    let all: Vec<&(String, Vec<u8>)> = std::iter::once(&mimetype).chain(files).collect();
-    // Before any work: what the files are.
-    TooLarge::check("files in an EPUB's zip", all.len(), ZIP_ENTRIES)?;
-    for (name, bytes) in &all {
-        TooLarge::check("bytes in the name of a file in a zip", name.len(), 0xffff)?;
-        TooLarge::check("bytes in a file in a zip", bytes.len(), ZIP_BYTES)?;
+struct Zip<'a> {
+    out: Out<'a>,
+    /// Bytes written so far: the next file's offset.
+    at: usize,
+    central: Vec<u8>,
+    /// Entries, `mimetype` included.
+    entries: usize,
+}
+
+fn le16(v: &mut Vec<u8>, x: usize) {
+    v.extend_from_slice(&(x as u16).to_le_bytes());
+}
+
+fn le32(v: &mut Vec<u8>, x: usize) {
+    v.extend_from_slice(&(x as u32).to_le_bytes());
+}
+
+impl<'a> Zip<'a> {
+    /// A zip of `mimetype` and `files` more files, into `out`; refused
+    /// before anything is written or deflated if that is more entries
+    /// than a zip counts.
+    fn new(out: Out<'a>, files: usize) -> Result<Zip<'a>, WriteError> {
+        TooLarge::check("files in an EPUB's zip", files + 1, ZIP_ENTRIES)?;
+        let mut zip = Zip {
+            out,
+            at: 0,
+            central: Vec::new(),
+            entries: 0,
+        };
+        zip.add("mimetype", &packed("mimetype", b"application/epub+zip")?)?;
+        Ok(zip)
     }
-    let packed = crate::par::map(&all, |(name, bytes)| {
-        if name == "mimetype" || name.ends_with(".png") {
-            (0u16, bytes.clone())
-        } else {
-            (8, super::deflate::raw(bytes))
-        }
-    });
-    let mut out = Vec::new();
-    let mut central = Vec::new();
-    let le16 = |v: &mut Vec<u8>, x: usize| v.extend_from_slice(&(x as u16).to_le_bytes());
-    let le32 = |v: &mut Vec<u8>, x: usize| v.extend_from_slice(&(x as u32).to_le_bytes());
-    for ((name, bytes), (method, data)) in all.iter().zip(&packed) {
-        let crc = crc32fast::hash(bytes) as usize;
-        let offset = out.len();
+
+    /// Writes the file `name` and notes it for the central directory.
+    fn add(&mut self, name: &str, file: &Packed) -> Result<(), WriteError> {
+        let offset = self.at;
         TooLarge::check("bytes before a file in a zip", offset, ZIP_BYTES)?;
-        TooLarge::check("bytes in a compressed file in a zip", data.len(), ZIP_BYTES)?;
+        TooLarge::check(
+            "bytes in a compressed file in a zip",
+            file.data.len(),
+            ZIP_BYTES,
+        )?;
         // Version 2.0, no flags, the method, time 00:00, date 1980-01-01.
         let fields = |v: &mut Vec<u8>| {
             le16(v, 20);
             le16(v, 0);
-            le16(v, usize::from(*method));
+            le16(v, usize::from(file.method));
             le16(v, 0);
             le16(v, 0x21);
-            le32(v, crc);
-            le32(v, data.len());
-            le32(v, bytes.len());
+            le32(v, file.crc as usize);
+            le32(v, file.data.len());
+            le32(v, file.len);
             le16(v, name.len());
             le16(v, 0);
         };
-        out.extend_from_slice(b"PK\x03\x04");
-        fields(&mut out);
-        out.extend_from_slice(name.as_bytes());
-        out.extend_from_slice(data);
+        let mut head = b"PK\x03\x04".to_vec();
+        fields(&mut head);
+        head.extend_from_slice(name.as_bytes());
+        self.out.write_all(&head)?;
+        self.out.write_all(&file.data)?;
+        self.at += head.len() + file.data.len();
+        let central = &mut self.central;
         central.extend_from_slice(b"PK\x01\x02");
-        le16(&mut central, 20); // made by: version 2.0, MS-DOS
-        fields(&mut central);
+        le16(central, 20); // made by: version 2.0, MS-DOS
+        fields(central);
         for _ in 0..3 {
-            le16(&mut central, 0); // comment length, disk, internal attributes
+            le16(central, 0); // comment length, disk, internal attributes
         }
-        le32(&mut central, 0); // external attributes
-        le32(&mut central, offset);
+        le32(central, 0); // external attributes
+        le32(central, offset);
         central.extend_from_slice(name.as_bytes());
+        self.entries += 1;
+        Ok(())
     }
-    let central_at = out.len();
-    TooLarge::check(
-        "bytes before a zip's central directory",
-        central_at,
-        ZIP_BYTES,
-    )?;
-    TooLarge::check(
-        "bytes in a zip's central directory",
-        central.len(),
-        ZIP_BYTES,
-    )?;
-    out.extend_from_slice(&central);
-    out.extend_from_slice(b"PK\x05\x06");
-    le32(&mut out, 0); // this disk, the central directory's disk
-    le16(&mut out, all.len());
-    le16(&mut out, all.len());
-    le32(&mut out, central.len());
-    le32(&mut out, central_at);
-    le16(&mut out, 0); // no comment
-    Ok(out)
+
+    /// Writes the central directory and its end.
+    fn finish(self) -> Result<(), WriteError> {
+        let central_at = self.at;
+        TooLarge::check(
+            "bytes before a zip's central directory",
+            central_at,
+            ZIP_BYTES,
+        )?;
+        TooLarge::check(
+            "bytes in a zip's central directory",
+            self.central.len(),
+            ZIP_BYTES,
+        )?;
+        let mut end = b"PK\x05\x06".to_vec();
+        le32(&mut end, 0); // this disk, the central directory's disk
+        le16(&mut end, self.entries);
+        le16(&mut end, self.entries);
+        le32(&mut end, self.central.len());
+        le32(&mut end, central_at);
+        le16(&mut end, 0); // no comment
+        self.out.write_all(&self.central)?;
+        self.out.write_all(&end)?;
+        Ok(())
+    }
+}
+
+/// Zips `files` after a stored `mimetype`, held whole: the tests' way to
+/// [`Zip`].
+#[cfg(test)]
+fn zip(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, TooLarge> {
+    let mut out = Vec::new();
+    let result = (|| {
+        let mut zip = Zip::new(&mut out, files.len())?;
+        for (name, bytes) in files {
+            zip.add(name, &packed(name, bytes)?)?;
+        }
+        zip.finish()
+    })();
+    match result {
+        Ok(()) => Ok(out),
+        Err(WriteError::TooLarge(e)) => Err(e),
+        Err(WriteError::Io(e)) => unreachable!("a Vec takes every write: {e}"),
+    }
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@
 //! the trailing entry (the all-zero code is the longest, and at least 16
 //! bits long; see [`Limits`]).
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 
 /// Longest code: the readers take up to 32 bits; fewer keeps the tables
@@ -217,12 +219,12 @@ const BYTE: u32 = 1 << 31;
 
 /// The phrases and how each piece spells them.
 struct Tokens<'a> {
-    phrases: Vec<&'a [u8]>,
-    /// Every piece's symbols, one piece after another: a byte (`BYTE`
-    /// and the byte) or the id of a run of more than one byte.
-    symbols: Vec<u32>,
-    /// Where each piece's symbols end in `symbols`.
-    ends: Vec<usize>,
+    phrases: Vec<Cow<'a, [u8]>>,
+    /// Each piece's symbols: a byte (`BYTE` and the byte) or the id of a
+    /// run of more than one byte. Each piece has its own, allocated to
+    /// its size: a book's text has a million or more, held while it is
+    /// coded.
+    symbols: Vec<Box<[u32]>>,
     /// The phrase of each byte that is one (`u32::MAX` if none).
     bytes: [u32; 256],
     /// Each run's phrases: a range of `found`.
@@ -233,10 +235,7 @@ struct Tokens<'a> {
 impl Tokens<'_> {
     /// Each piece's symbols.
     fn pieces(&self) -> impl Iterator<Item = &[u32]> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(&self.ends)
-            .map(|(from, &to)| &self.symbols[from..to])
+        self.symbols.iter().map(|s| &s[..])
     }
 
     /// The phrases a symbol is spelt with.
@@ -258,122 +257,245 @@ impl Tokens<'_> {
     }
 }
 
+/// A run's place in [`Cutter`]'s table: its hash as [`Run`] hashes it.
+fn run_hash(run: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(Run(run))
+}
+
+/// The first reading of a text, a piece at a time: each piece's symbols
+/// (each character of a number, its zeros in a row one symbol, and each
+/// run of one byte, a symbol of its own; each distinct longer run an id,
+/// counted), and each symbol where it is first met. Runs are borrowed
+/// from a text held whole ([`Cutter::push`]), or copied, once each, from
+/// pieces that go as they come ([`Cutter::push_copied`]), so that a book's
+/// text need not be held to be coded.
+pub(crate) struct Cutter<'a> {
+    /// The last run of each hash, and before each run the one before it
+    /// of the same hash.
+    heads: FxHashMap<u64, u32>,
+    chain: Vec<u32>,
+    /// Each distinct run and how often it is seen.
+    seen: Vec<(Stored<'a>, u32)>,
+    /// The runs copied, one after another.
+    arena: Vec<u8>,
+    byte_seen: [bool; 256],
+    /// Each piece's symbols, and the piece's being read.
+    symbols: Vec<Box<[u32]>>,
+    current: Vec<u32>,
+    /// Each symbol where it is first met, in text order: what the phrases
+    /// are numbered by.
+    firsts: Vec<u32>,
+}
+
+impl<'a> Cutter<'a> {
+    pub(crate) fn new() -> Cutter<'a> {
+        Cutter {
+            heads: FxHashMap::default(),
+            chain: Vec::new(),
+            seen: Vec::new(),
+            arena: Vec::new(),
+            byte_seen: [false; 256],
+            symbols: Vec::new(),
+            current: Vec::new(),
+            firsts: Vec::new(),
+        }
+    }
+
+    /// Reads the next piece, of a text held whole.
+    fn push(&mut self, piece: &'a [u8]) {
+        self.scan(piece, |run, _| Stored::Text(run));
+    }
+
+    /// Reads the next piece, which may go once read: a run met for the
+    /// first time is copied.
+    pub(crate) fn push_copied(&mut self, piece: &[u8]) {
+        self.scan(piece, |run, arena| {
+            let at = arena.len();
+            arena.extend_from_slice(run);
+            Stored::Copied(at, run.len())
+        });
+    }
+
+    fn scan<'p>(&mut self, piece: &'p [u8], keep: impl Fn(&'p [u8], &mut Vec<u8>) -> Stored<'a>) {
+        let mut at = 0;
+        let mut in_number = false;
+        while let Some(&first) = piece.get(at) {
+            in_number = first.is_ascii_digit() || (in_number && continues_number(first));
+            let len = if in_number {
+                if first == b'0' {
+                    // A number's zeros, one symbol: most are the
+                    // leading zeros of a fixed-width number.
+                    piece[at..].iter().take_while(|&&b| b == b'0').count()
+                } else {
+                    1
+                }
+            } else {
+                first_digit(&piece[at..]).unwrap_or(piece.len() - at)
+            };
+            let run = &piece[at..at + len];
+            at += len;
+            if len == 1 {
+                let seen = &mut self.byte_seen[usize::from(first)];
+                if !*seen {
+                    self.firsts.push(BYTE | u32::from(first));
+                }
+                *seen = true;
+                self.current.push(BYTE | u32::from(first));
+                continue;
+            }
+            let hash = run_hash(run);
+            let mut found = self.heads.get(&hash).copied();
+            while let Some(id) = found {
+                if Run(self.seen[id as usize].0.bytes(&self.arena)) == Run(run) {
+                    break;
+                }
+                found = Some(self.chain[id as usize]).filter(|&p| p != u32::MAX);
+            }
+            let id = found.unwrap_or_else(|| {
+                let id = self.seen.len() as u32;
+                let before = self.heads.insert(hash, id);
+                self.chain.push(before.unwrap_or(u32::MAX));
+                self.seen.push((keep(run, &mut self.arena), 0));
+                self.firsts.push(id);
+                id
+            });
+            self.seen[id as usize].1 += 1;
+            self.current.push(id);
+        }
+        self.symbols.push(self.current.as_slice().into());
+        self.current.clear();
+    }
+
+    /// How many pieces have been read.
+    pub(crate) fn pieces(&self) -> usize {
+        self.symbols.len()
+    }
+}
+
+/// Where a [`Cutter`] keeps a run: in the text, held whole, or copied
+/// into its arena (its place and length there), with no allocation of
+/// its own.
+#[derive(Clone, Copy)]
+enum Stored<'a> {
+    Text(&'a [u8]),
+    Copied(usize, usize),
+}
+
+impl<'a> Stored<'a> {
+    /// The run's bytes, given the arena.
+    fn bytes<'s>(self, arena: &'s [u8]) -> &'s [u8]
+    where
+        'a: 's,
+    {
+        match self {
+            Stored::Text(run) => run,
+            Stored::Copied(at, len) => &arena[at..at + len],
+        }
+    }
+
+    /// `part` of the run (a slice of its bytes) as a [`Tokens`] phrase:
+    /// borrowed from the text, or its own copy.
+    fn part(self, part: &[u8]) -> Cow<'a, [u8]> {
+        match self {
+            Stored::Text(whole) => {
+                let from = part.as_ptr() as usize - whole.as_ptr() as usize;
+                Cow::Borrowed(&whole[from..from + part.len()])
+            }
+            Stored::Copied(..) => Cow::Owned(part.to_vec()),
+        }
+    }
+}
+
 impl<'a> Tokens<'a> {
     /// Cuts `pieces` into phrases of at most `max_phrase` bytes, reading
-    /// the text once: each character of a number (its zeros in a row one
-    /// symbol), and each run of one byte, is a symbol of its own; each
-    /// distinct longer run gets an id, and is counted. Then each run is
-    /// spelt once, in text order, as its tags, a tag seen often enough one
-    /// phrase and a rare one its bytes (the pairs join the tags of a
-    /// frequent run again, and runs that differ share their tags);
+    /// the text once ([`Cutter`]).
+    #[cfg(test)]
+    fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
+        let mut cutter = Cutter::new();
+        for piece in pieces {
+            cutter.push(piece);
+        }
+        Tokens::spelt(cutter, max_phrase)
+    }
+
+    /// The phrases of what `cutter` read, at most `max_phrase` bytes each:
+    /// each run is spelt once, in text order, as its tags, a tag seen often
+    /// enough one phrase and a rare one its bytes (the pairs join the tags
+    /// of a frequent run again, and runs that differ share their tags);
     /// phrases are numbered as first met, so ties in the code break the
     /// same way every time.
-    fn cut(pieces: &[&'a [u8]], max_phrase: usize) -> Tokens<'a> {
+    fn spelt(cutter: Cutter<'a>, max_phrase: usize) -> Tokens<'a> {
+        let Cutter {
+            seen,
+            arena,
+            symbols,
+            firsts,
+            ..
+        } = cutter;
         // A small text's tags are cut into words too: its dictionary is a
         // large part of it, and a pair of words costs a few bytes there
         // where a whole tag is stored as is (0.5 KB less a Towers of Hanoi
         // book; the tic-tac-toe books, whose tags repeat more, grow).
-        let words = is_small(pieces.len());
+        let words = is_small(symbols.len());
         let min_tag = if words {
             MIN_TAG_COUNT_SMALL
         } else {
             MIN_TAG_COUNT
         };
-        let mut run_ids: FxHashMap<Run, u32> = FxHashMap::default();
-        // Each distinct run and how often it is seen.
-        let mut seen: Vec<(&'a [u8], u32)> = Vec::new();
-        let mut byte_seen = [false; 256];
-        let mut symbols: Vec<u32> = Vec::new();
-        // Each symbol where it is first met, in text order: what the
-        // phrases are numbered by.
-        let mut firsts: Vec<u32> = Vec::new();
-        let mut ends = Vec::with_capacity(pieces.len());
-        for piece in pieces {
-            let mut at = 0;
-            let mut in_number = false;
-            while let Some(&first) = piece.get(at) {
-                in_number = first.is_ascii_digit() || (in_number && continues_number(first));
-                let len = if in_number {
-                    if first == b'0' {
-                        // A number's zeros, one symbol: most are the
-                        // leading zeros of a fixed-width number.
-                        piece[at..].iter().take_while(|&&b| b == b'0').count()
-                    } else {
-                        1
-                    }
-                } else {
-                    first_digit(&piece[at..]).unwrap_or(piece.len() - at)
-                };
-                let run = &piece[at..at + len];
-                at += len;
-                if len == 1 {
-                    let seen = &mut byte_seen[usize::from(first)];
-                    if !*seen {
-                        firsts.push(BYTE | u32::from(first));
-                    }
-                    *seen = true;
-                    symbols.push(BYTE | u32::from(first));
-                    continue;
-                }
-                let id = *run_ids.entry(Run(run)).or_insert_with(|| {
-                    seen.push((run, 0));
-                    firsts.push((seen.len() - 1) as u32);
-                    (seen.len() - 1) as u32
-                });
-                seen[id as usize].1 += 1;
-                symbols.push(id);
-            }
-            ends.push(symbols.len());
-        }
-        drop(run_ids);
         let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
         for &(run, n) in &seen {
-            for tag in tags(run, words).filter(|t| t.len() > 1) {
+            for tag in tags(run.bytes(&arena), words).filter(|t| t.len() > 1) {
                 *tag_counts.entry(tag).or_default() += n;
             }
         }
         let mut t = Tokens {
             phrases: Vec::new(),
             symbols,
-            ends,
             bytes: [u32::MAX; 256],
             spelling: vec![(0, 0); seen.len()],
             found: Vec::new(),
         };
         let mut ids: FxHashMap<&[u8], u32> = FxHashMap::default();
-        // The phrase of `phrase`, made the first time it is asked for.
-        let phrase_id =
-            |t: &mut Tokens<'a>, ids: &mut FxHashMap<&'a [u8], u32>, phrase: &'a [u8]| {
-                let slot = if phrase.len() == 1 {
-                    &mut t.bytes[usize::from(phrase[0])]
-                } else {
-                    ids.entry(phrase).or_insert(u32::MAX)
-                };
-                if *slot == u32::MAX {
-                    *slot = t.phrases.len() as u32;
-                    t.phrases.push(phrase);
-                }
-                *slot
+        // The phrase of `phrase` (a part of `run`), made the first time it
+        // is asked for.
+        fn phrase_id<'a, 's>(
+            t: &mut Tokens<'a>,
+            ids: &mut FxHashMap<&'s [u8], u32>,
+            run: Stored<'a>,
+            phrase: &'s [u8],
+        ) -> u32 {
+            let slot = if phrase.len() == 1 {
+                &mut t.bytes[usize::from(phrase[0])]
+            } else {
+                ids.entry(phrase).or_insert(u32::MAX)
             };
+            if *slot == u32::MAX {
+                *slot = t.phrases.len() as u32;
+                t.phrases.push(match phrase.len() {
+                    1 => Cow::Borrowed(std::slice::from_ref(&BYTE_VALUES[usize::from(phrase[0])])),
+                    _ => run.part(phrase),
+                });
+            }
+            *slot
+        }
         // Each run is spelt when first met; a byte's phrase is made when
         // first met.
+        let none = Stored::Text(&[]);
         for symbol in firsts {
             if symbol & BYTE != 0 {
                 let b = (symbol & 0xff) as u8;
-                phrase_id(
-                    &mut t,
-                    &mut ids,
-                    std::slice::from_ref(&BYTE_VALUES[usize::from(b)]),
-                );
+                let byte = std::slice::from_ref(&BYTE_VALUES[usize::from(b)]);
+                phrase_id(&mut t, &mut ids, none, byte);
                 continue;
             }
-            let (run, _) = seen[symbol as usize];
+            let run = seen[symbol as usize].0;
             let from = t.found.len();
-            for tag in tags(run, words) {
+            for tag in tags(run.bytes(&arena), words) {
                 let whole = tag.len() > 1 && tag_counts[tag] >= min_tag;
                 if is_padding(tag) {
                     for phrase in padding_parts(tag) {
-                        let p = phrase_id(&mut t, &mut ids, phrase);
+                        let p = phrase_id(&mut t, &mut ids, run, phrase);
                         t.found.push(p);
                     }
                     continue;
@@ -384,7 +506,7 @@ impl<'a> Tokens<'a> {
                     tag.chunks(1)
                 };
                 for phrase in parts {
-                    let p = phrase_id(&mut t, &mut ids, phrase);
+                    let p = phrase_id(&mut t, &mut ids, run, phrase);
                     t.found.push(p);
                 }
             }
@@ -471,7 +593,7 @@ impl Grammar {
     /// counted once and kept up to date as pairs are joined.
     fn learn(tokens: &Tokens) -> Grammar {
         let raw = tokens.phrases.len();
-        let step = (tokens.ends.len() / SAMPLE_PIECES).max(1);
+        let step = (tokens.symbols.len() / SAMPLE_PIECES).max(1);
         let mut sample: Vec<Vec<u32>> = tokens
             .pieces()
             .step_by(step)
@@ -483,12 +605,12 @@ impl Grammar {
             .collect();
         // As often in the sample as MIN_PAIR_COUNT in the whole text; in
         // a text small enough to be its own sample, MIN_PAIR_COUNT_SMALL.
-        let (least, share) = if is_small(tokens.ends.len()) {
+        let (least, share) = if is_small(tokens.symbols.len()) {
             (MIN_PAIR_COUNT_SMALL as i32, SHARE_SMALL)
         } else {
             let whole: usize = tokens
-                .symbols
-                .iter()
+                .pieces()
+                .flatten()
                 .map(|&s| tokens.phrases_of(s).len())
                 .sum();
             let sampled: usize = sample.iter().map(Vec::len).sum();
@@ -755,6 +877,8 @@ fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize
                 out.push(best[at].1);
                 at += best[at].2 as usize;
             }
+            // Every piece's parse is held until the text is coded.
+            out.shrink_to_fit();
             out
         })
         .collect()
@@ -1150,11 +1274,22 @@ pub fn compress(pieces: &[&[u8]]) -> Compressed {
 /// [`compress`] within `limits`: the tests make books past the readers'
 /// limits with it, to show that the reader checks catch them.
 pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
-    let tokens = Tokens::cut(pieces, limits.max_phrase);
+    let mut cutter = Cutter::new();
+    for piece in pieces {
+        cutter.push(piece);
+    }
+    compress_read(cutter, limits)
+}
+
+/// [`compress_within`] of the pieces `cutter` has read: the text itself is
+/// not needed any more, only its symbols.
+pub(crate) fn compress_read(cutter: Cutter, limits: Limits) -> Compressed {
+    let pieces = cutter.pieces();
+    let tokens = Tokens::spelt(cutter, limits.max_phrase);
     if tokens.phrases.is_empty() {
         return Compressed {
             tables: Vec::new(),
-            records: pieces.iter().map(|_| Vec::new()).collect(),
+            records: vec![Vec::new(); pieces],
         };
     }
     let grammar = Grammar::learn(&tokens);
@@ -1164,8 +1299,8 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
     // parse of part of the text; twice in a small text, whose second
     // parse finds what the first left to prune (0.1 to 0.3 KB, a few ms),
     // once in a large one (another round saves 0.1 to 0.2 KB of 250 KB).
-    let small = is_small(tokens.ends.len());
-    let step = (tokens.ends.len() / PRUNE_PIECES).max(1);
+    let small = is_small(tokens.symbols.len());
+    let step = (tokens.symbols.len() / PRUNE_PIECES).max(1);
     for _ in 0..if small { 2 } else { 1 } {
         bits = pruned(&tokens, &trie, &grammar, &bits, step, limits.min_longest);
     }
@@ -1219,7 +1354,7 @@ fn coded(
         .order
         .iter()
         .map(|&i| match kept[i].checked_sub(raw) {
-            None => (tokens.phrases[kept[i]].into(), true),
+            None => (Cow::Borrowed(&*tokens.phrases[kept[i]]), true),
             Some(_) => {
                 let mut bits = Bits::default();
                 entries
@@ -1262,7 +1397,7 @@ fn pruned(
     let len = |p: u32| u64::from(real[p as usize].unwrap_or(longest));
     // The parse read one piece in `step`: the text uses each pair about
     // that many times as often.
-    let (pieces, read) = (tokens.ends.len() as u64, parsed.len().max(1) as u64);
+    let (pieces, read) = (tokens.symbols.len() as u64, parsed.len().max(1) as u64);
     let mut next = real.clone();
     for (p, b) in next.iter_mut().enumerate().take(raw) {
         b.get_or_insert(longest.max(bits[p].unwrap_or(longest)));

@@ -102,21 +102,27 @@ struct Fragment {
     len: usize,
 }
 
-/// The KF8 part of a book, before it is cut into records.
+/// The KF8 part of a book, before it is cut into records: where its
+/// text puts everything, not the text itself, which [`Part::render`]
+/// writes as it goes.
 pub struct Part {
-    /// Flow 0 (the pages), then flow 1 (the stylesheet), then each square's
-    /// SVG: a Kindle draws an SVG flow as sharp as the page is large, as
-    /// kindlegen's book of an EPUB with SVG squares has them.
-    pub text: Vec<u8>,
-    /// The length of flow 0.
+    /// The length of flow 0 (the pages); after it come flow 1 (the
+    /// stylesheet) and then each square's SVG: a Kindle draws an SVG flow
+    /// as sharp as the page is large, as kindlegen's book of an EPUB with
+    /// SVG squares has them.
     pub flow0: usize,
     /// Where each flow after flow 0 ends.
     flows: Vec<usize>,
     skeletons: Vec<Skeleton>,
     fragments: Vec<Fragment>,
+    /// Where each target lands: its fragment and its offset there.
+    placed: FxHashMap<Target, (usize, usize)>,
     /// The contents: each line and its target's fragment and offset.
     ncx: Vec<(String, usize, usize)>,
 }
+
+/// Bytes of text gathered before they are handed on.
+const PIECE: usize = 1 << 13;
 
 /// The text from `start` on in ASCII: any other character as a numeric
 /// character reference. Its `links` (offsets in the whole text) are
@@ -157,9 +163,53 @@ fn unit(
 }
 
 /// The KF8 part of `book`, whose resources are `images` (names, in
-/// record order).
+/// record order): its text laid out once, without keeping it, to place
+/// every fragment and link target.
 pub fn part(book: &Book, images: &[&str]) -> Part {
-    let (layout, assets) = (book.layout(), book.assets);
+    let (skeletons, fragments, placed, flow0) = flow0(book, images, None, &mut |_| {});
+    let edition = book.edition;
+    let mut end = flow0 + css(edition).len();
+    let mut flows = vec![end];
+    for name in edition.used_images() {
+        end += book.assets.get(&format!("{name}.svg")).len();
+        flows.push(end);
+    }
+    let ncx = std::iter::once(("Rules and contents", Target::Contents))
+        .chain(edition.contents.iter().map(|(l, t)| (l.as_str(), *t)))
+        .map(|(label, t)| {
+            let (row, off) = placed[&t];
+            (label.to_string(), row, off)
+        })
+        .collect();
+    Part {
+        flow0,
+        flows,
+        skeletons,
+        fragments,
+        placed,
+        ncx,
+    }
+}
+
+/// Skeletons, fragments, where each target lands, and flow 0's length.
+type Laid = (
+    Vec<Skeleton>,
+    Vec<Fragment>,
+    FxHashMap<Target, (usize, usize)>,
+    usize,
+);
+
+/// Flow 0 of `book` (each content file's skeleton and its fragments),
+/// written into `out` a few screens at a time: each link written as it
+/// goes from where `known` places its target, or left a placeholder when
+/// the targets are still to be placed. Returns where everything lands.
+fn flow0(
+    book: &Book,
+    images: &[&str],
+    known: Option<&FxHashMap<Target, (usize, usize)>>,
+    out: &mut dyn FnMut(&[u8]),
+) -> Laid {
+    let layout = book.layout();
     let book = book.edition;
     let resource = |name: &str| images.iter().position(|n| *n == name).map(embed);
     // The squares are SVG flows after the stylesheet (flow 1), in the
@@ -187,16 +237,17 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
             Some(chunk) => &book.screens[layout.chunks[chunk].clone()],
         }
     };
-    // Each screen is rendered straight into the text, so the book's markup
-    // is held only once.
-    let mut text = String::new();
+    // Each screen is rendered straight into the text, which is handed on
+    // a few screens at a time: `base` bytes are gone before `text`.
+    let mut text = String::with_capacity(2 * PIECE);
+    let mut base = 0;
     let mut skeletons = Vec::new();
     let mut fragments: Vec<Fragment> = Vec::new();
     let mut placed: FxHashMap<Target, (usize, usize)> = FxHashMap::default();
     let mut links: Vec<(usize, Target)> = Vec::new();
     for file in 0..=layout.chunks.len() {
         let skeleton = page(&book.title, CSS_FLOW, &format!(" aid=\"{file}\""), "");
-        let start = text.len();
+        let start = base + text.len();
         text.push_str(&skeleton);
         let insert_at = start + skeleton.len() - BODY_END.len();
         let first = fragments.len();
@@ -221,6 +272,18 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
                     ids += 1;
                 }
             });
+            // Each link's fragment and offset, in place of the
+            // placeholder's zeros, once the targets are placed.
+            if let Some(known) = known {
+                for (at, target) in links.drain(..) {
+                    let (row, off) = known[&target];
+                    let fid = at + FID_DIGITS.start..at + FID_DIGITS.end;
+                    text.replace_range(fid, &base32_exactly(row, FID_DIGITS.len()));
+                    let offset = at + OFF_DIGITS.start..at + OFF_DIGITS.end;
+                    text.replace_range(offset, &base32_exactly(off, OFF_DIGITS.len()));
+                }
+            }
+            links.clear();
             // Spaces after a screen, so the next starts at a round offset
             // in its fragment.
             let pad = (round - (text.len() - at) % round) % round;
@@ -242,6 +305,11 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
             placed.insert(target, (row, f.len));
             f.len += len;
             after += len;
+            if text.len() >= PIECE {
+                out(text.as_bytes());
+                base += text.len();
+                text.clear();
+            }
         }
         skeletons.push(Skeleton {
             start,
@@ -249,39 +317,40 @@ pub fn part(book: &Book, images: &[&str]) -> Part {
             fragments: first..fragments.len(),
         });
     }
-    let mut text = text.into_bytes();
-    // Each link's fragment and offset, in place of the placeholder's
-    // zeros.
-    for (at, target) in links {
-        let (row, off) = placed[&target];
-        put_base32(&mut text[at + FID_DIGITS.start..at + FID_DIGITS.end], row);
-        put_base32(&mut text[at + OFF_DIGITS.start..at + OFF_DIGITS.end], off);
-    }
-    let flow0 = text.len();
-    text.extend_from_slice(css(book).as_bytes());
-    let mut flows = vec![text.len()];
-    for name in svgs {
-        text.extend_from_slice(assets.get(&format!("{name}.svg")));
-        flows.push(text.len());
-    }
-    let ncx = std::iter::once(("Rules and contents", Target::Contents))
-        .chain(book.contents.iter().map(|(l, t)| (l.as_str(), *t)))
-        .map(|(label, t)| {
-            let (row, off) = placed[&t];
-            (label.to_string(), row, off)
-        })
-        .collect();
-    Part {
-        text,
-        flow0,
-        flows,
-        skeletons,
-        fragments,
-        ncx,
-    }
+    out(text.as_bytes());
+    let len = base + text.len();
+    (skeletons, fragments, placed, len)
+}
+
+/// `n` in base 32 in exactly `width` digits, which must hold it.
+fn base32_exactly(n: usize, width: usize) -> String {
+    let mut digits = vec![b'0'; width];
+    put_base32(&mut digits, n);
+    String::from_utf8(digits).expect("ASCII digits")
 }
 
 impl Part {
+    /// Writes the part's text into `out`, a few screens at a time: flow 0
+    /// as [`part`] laid it out, each link written as it goes, then the
+    /// stylesheet and each square's SVG. `book` and `images` are the ones
+    /// the part was made of.
+    pub fn render(&self, book: &Book, images: &[&str], out: &mut dyn FnMut(&[u8])) {
+        let (.., len) = flow0(book, images, Some(&self.placed), out);
+        assert_eq!(len, self.flow0, "the text laid out again is as long");
+        out(css(book.edition).as_bytes());
+        for name in book.edition.used_images() {
+            out(book.assets.get(&format!("{name}.svg")));
+        }
+    }
+
+    /// The part's whole text, held: for the tests.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn text(&self, book: &Book, images: &[&str]) -> Vec<u8> {
+        let mut text = Vec::new();
+        self.render(book, images, &mut |piece| text.extend_from_slice(piece));
+        text
+    }
+
     /// Where reading starts: the opening page, in the whole text.
     pub fn reading_starts(&self) -> usize {
         self.fragments[0].insert
@@ -548,9 +617,11 @@ mod tests {
         names.push(book.cover);
         let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
         let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
-        let p = part(&Book::new(&book, &assets), &names);
-        assert!(p.text.is_ascii());
-        let text = &p.text[..p.flow0];
+        let shared = Book::new(&book, &assets);
+        let p = part(&shared, &names);
+        let whole = p.text(&shared, &names);
+        assert!(whole.is_ascii());
+        let text = &whole[..p.flow0];
         let mut ids = 0;
         for s in &p.skeletons {
             let mut page = text[s.start..s.start + s.len].to_vec();
@@ -593,7 +664,7 @@ mod tests {
             links += 1;
         }
         assert!(links > book.screens.len());
-        assert!(std::str::from_utf8(&p.text[p.flow0..p.flows[0]]).unwrap() == css(&book));
+        assert!(std::str::from_utf8(&whole[p.flow0..p.flows[0]]).unwrap() == css(&book));
         // Each square's image is the SVG flow the FDST lists under its
         // number, and the flows tile the text.
         let fdst = p.fdst();
@@ -602,9 +673,9 @@ mod tests {
             (&fdst[..4], word(4), word(8)),
             (&b"FDST"[..], 12, p.flow_count())
         );
-        let flow = |n: usize| &p.text[word(12 + 8 * n)..word(16 + 8 * n)];
+        let flow = |n: usize| &whole[word(12 + 8 * n)..word(16 + 8 * n)];
         assert_eq!(flow(0).len(), p.flow0);
-        assert_eq!(word(16 + 8 * (p.flow_count() - 1)), p.text.len());
+        assert_eq!(word(16 + 8 * (p.flow_count() - 1)), whole.len());
         for (at, _) in s.match_indices("<img alt=") {
             let src = &s[at..][s[at..].find("src=\"").unwrap() + 5..];
             let n = src.strip_prefix("kindle:flow:").unwrap();
@@ -613,5 +684,31 @@ mod tests {
             let name = book.used_images()[number - 2];
             assert_eq!(flow(number), assets.get(&format!("{name}.svg")));
         }
+    }
+
+    /// The part's text goes out a few screens at a time: no piece of flow
+    /// 0 much over [`PIECE`] bytes, however long the book (the 5-disc
+    /// Towers of Hanoi's analysis, here), and the pieces are the text
+    /// [`Part::text`] holds.
+    #[test]
+    fn the_text_is_handed_on_in_pieces_that_do_not_grow_with_the_book() {
+        let hanoi = crate::site::hanoi_solver(5);
+        let book = crate::editions::analysis::edition("hanoi-analysis", &hanoi, "hanoi");
+        let mut names = book.used_images().to_vec();
+        names.push(book.cover);
+        let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
+        let shared = Book::new(&book, &assets);
+        let p = part(&shared, &names);
+        let (mut text, mut largest) = (Vec::new(), 0);
+        p.render(&shared, &names, &mut |piece| {
+            if text.len() < p.flow0 {
+                largest = largest.max(piece.len());
+            }
+            text.extend_from_slice(piece);
+        });
+        assert!(p.flow0 > 20 * PIECE, "{} bytes", p.flow0);
+        assert!(largest < PIECE + 4096, "{largest}");
+        assert!(text == p.text(&shared, &names));
     }
 }

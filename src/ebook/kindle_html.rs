@@ -78,40 +78,66 @@ impl Render for GridOf<'_> {
     }
 }
 
-/// The book as one HTML document.
+/// The book as one HTML document, held whole: [`write_to`] into a `Vec`.
 pub fn write(book: &Edition) -> Vec<u8> {
-    let page: Markup = html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                title { (&book.title) }
-                // No first-line indent (calibre and Kindle indent a <p>),
-                // so the rows of a board line up; each board on a page of
-                // its own. kindlegen takes no `</mbp:pagebreak>`, and a
-                // browser would nest the rest of the book in an unclosed
-                // `<mbp:pagebreak/>`, so the break is CSS, which kindlegen
-                // and calibre turn into their own.
-                style { "p{text-indent:0}.b{page-break-before:always}" }
-            }
-            body {
-                div id=(Target::Contents.anchor()) {
-                    h2 { (&book.title) }
-                    @for p in intro(book) { p { (p) } }
-                    @for (line, target) in &book.contents { p { a href=(Href(*target)) { (line) } } }
-                }
-                @for b in &book.screens {
-                    p.b id=(Id(b.target)) {
-                        (GridOf(book.images, b))
-                        @for line in caption(b) { br; (line) }
-                        @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
-                    }
-                }
-            }
+    let mut out = Vec::new();
+    write_to(book, &mut out).expect("a Vec takes every write");
+    out
+}
+
+/// How many bytes of screens are rendered before they go to the writer:
+/// a few pieces of a file system's size, whatever the book's length.
+const FLUSH: usize = 1 << 16;
+
+/// The book as one HTML document, written into `out` a screen at a time
+/// as it is rendered (a 7-disc Towers of Hanoi book is 12 MB of it), in
+/// pieces of about [`FLUSH`] bytes. Not minified: maud writes no spare
+/// whitespace.
+pub fn write_to(book: &Edition, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    // The document's start, up to the contents; its elements open here
+    // and close after the screens, so it is written as maud writes them.
+    let head: Markup = html! {
+        head {
+            meta charset="utf-8";
+            title { (&book.title) }
+            // No first-line indent (calibre and Kindle indent a <p>),
+            // so the rows of a board line up; each board on a page of
+            // its own. kindlegen takes no `</mbp:pagebreak>`, and a
+            // browser would nest the rest of the book in an unclosed
+            // `<mbp:pagebreak/>`, so the break is CSS, which kindlegen
+            // and calibre turn into their own.
+            style { "p{text-indent:0}.b{page-break-before:always}" }
         }
     };
-    // Not minified: maud writes no spare whitespace.
-    page.0.into_bytes()
+    let contents: Markup = html! {
+        div id=(Target::Contents.anchor()) {
+            h2 { (&book.title) }
+            @for p in intro(book) { p { (p) } }
+            @for (line, target) in &book.contents { p { a href=(Href(*target)) { (line) } } }
+        }
+    };
+    let mut text = String::with_capacity(2 * FLUSH);
+    DOCTYPE.render_to(&mut text);
+    text.push_str("<html lang=\"en\">");
+    text.push_str(&head.0);
+    text.push_str("<body>");
+    text.push_str(&contents.0);
+    for b in &book.screens {
+        html! {
+            p.b id=(Id(b.target)) {
+                (GridOf(book.images, b))
+                @for line in caption(b) { br; (line) }
+                @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
+            }
+        }
+        .render_to(&mut text);
+        if text.len() >= FLUSH {
+            out.write_all(text.as_bytes())?;
+            text.clear();
+        }
+    }
+    text.push_str("</body></html>");
+    out.write_all(text.as_bytes())
 }
 
 /// The OPF package beside the book's HTML (its name is the HTML's with
@@ -141,4 +167,77 @@ version=\"2.0\" unique-identifier=\"id\"><metadata xmlns:dc=\"http://purl.org/dc
         cover = book.cover,
     )
     .into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The book as one maud document, held whole: what [`write_to`]
+    /// wrote before it streamed, kept as its yardstick.
+    fn whole(book: &Edition) -> Vec<u8> {
+        let page: Markup = html! {
+            (DOCTYPE)
+            html lang="en" {
+                head {
+                    meta charset="utf-8";
+                    title { (&book.title) }
+                    style { "p{text-indent:0}.b{page-break-before:always}" }
+                }
+                body {
+                    div id=(Target::Contents.anchor()) {
+                        h2 { (&book.title) }
+                        @for p in intro(book) { p { (p) } }
+                        @for (line, target) in &book.contents { p { a href=(Href(*target)) { (line) } } }
+                    }
+                    @for b in &book.screens {
+                        p.b id=(Id(b.target)) {
+                            (GridOf(book.images, b))
+                            @for line in caption(b) { br; (line) }
+                            @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
+                        }
+                    }
+                }
+            }
+        };
+        page.0.into_bytes()
+    }
+
+    /// A writer that counts its writes and the largest.
+    #[derive(Default)]
+    struct Pieces {
+        bytes: Vec<u8>,
+        largest: usize,
+        writes: usize,
+    }
+
+    impl std::io::Write for Pieces {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.largest = self.largest.max(buf.len());
+            self.writes += 1;
+            self.bytes.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The book written a screen at a time is byte for byte the whole
+    /// document, and no piece holds much more than [`FLUSH`] bytes, however
+    /// long the book (the 5-disc Towers of Hanoi's, 1.2 MB, here).
+    #[test]
+    fn the_streamed_book_is_the_whole_document_in_small_pieces() {
+        let hanoi = crate::site::hanoi_solver(5);
+        let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
+        let book = book.for_books();
+        let mut pieces = Pieces::default();
+        write_to(&book, &mut pieces).unwrap();
+        let want = whole(&book);
+        assert!(pieces.bytes == want, "the streamed book differs");
+        assert!(want.len() > 10 * FLUSH, "{} bytes", want.len());
+        assert!(pieces.writes > 10);
+        assert!(pieces.largest < FLUSH + 4096, "{}", pieces.largest);
+    }
 }

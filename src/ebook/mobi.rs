@@ -22,9 +22,11 @@ mod container;
 mod tbs;
 mod text;
 
-pub use compress::{Compression, RECORD_SIZE, TextRecords, text_records};
+pub use compress::{Compression, RECORD_SIZE, Render, TextRecords, text_records, text_records_of};
 pub use container::{Metadata, container};
+#[cfg(any(test, feature = "test-support"))]
 pub use text::markup;
+pub use text::{Plan, plan, render};
 
 use super::{AUTHOR, Book, THUMB, TooLarge, kf8};
 use crate::assets::Assets;
@@ -43,15 +45,20 @@ pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
     images.push((THUMB, book.assets.png(&format!("{cover}-thumb.gif"))));
     let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
     let bytes: Vec<&[u8]> = images.iter().map(|(_, b)| *b).collect();
-    // The two parts are made at once, each text dropped once compressed.
+    // The two parts are made at once, each text laid out once to place
+    // its links' targets, then compressed as it is written again: neither
+    // is ever held whole.
     let ((mobi6, start), (part, kf8_text)) = crate::par::join(
         || {
-            let (text, start) = markup(book.edition, &names);
-            (text_records(&text), start)
+            let plan = text::plan(book.edition, &names);
+            let render =
+                |out: &mut dyn FnMut(&[u8])| text::render(book.edition, &names, &plan, out);
+            (text_records_of(&render), plan.start)
         },
         || {
             let part = kf8::part(book, &names);
-            let text = text_records(&part.text);
+            let text =
+                text_records_of(&|out: &mut dyn FnMut(&[u8])| part.render(book, &names, out));
             (part, text)
         },
     );

@@ -170,11 +170,53 @@ pub struct BookFile {
 /// What a format made of one book.
 #[derive(Debug, Default)]
 pub struct Made {
-    /// Its files, the book itself first; none if it was left out.
+    /// Its files, the book itself first; none if it was left out. From
+    /// [`Format::make_into`], only the files besides the book, which went
+    /// to its writer as it was made.
     pub files: Vec<BookFile>,
     /// A PDF's pages, made or left out.
     pub pages: Option<usize>,
+    /// Whether the book was made: false for a PDF left out.
+    pub made: bool,
 }
+
+/// Why a format could not write a book: a count or offset past its field
+/// ([`TooLarge`]), or the writer it was writing the book into failing.
+#[derive(Debug)]
+pub enum WriteError {
+    /// A count or an offset of the book has no room in its field.
+    TooLarge(TooLarge),
+    /// The book's writer failed.
+    Io(std::io::Error),
+}
+
+impl From<TooLarge> for WriteError {
+    fn from(e: TooLarge) -> WriteError {
+        WriteError::TooLarge(e)
+    }
+}
+
+impl From<std::io::Error> for WriteError {
+    fn from(e: std::io::Error) -> WriteError {
+        WriteError::Io(e)
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::TooLarge(e) => e.fmt(f),
+            WriteError::Io(e) => write!(f, "writing the book: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// Where a book's own file goes as a format makes it, a piece at a time:
+/// the site hands over a writer that goes to the disk as it comes, so a
+/// book's text is never held whole.
+pub type Out<'a> = &'a mut dyn std::io::Write;
 
 /// A book format: one value that knows its files. Adding a format is an
 /// entry in [`FORMATS`] and the module that writes it.
@@ -189,20 +231,40 @@ pub struct Format {
     pub also: &'static [(&'static str, &'static str)],
     /// The budget the book's file answers to.
     pub budget: Budget,
-    /// Writes every file the format makes of a book, the book itself
-    /// first, or leaves it out (a PDF over its page budget), or refuses a
-    /// book too large for one of the format's fields; it is handed its
-    /// own format, for the file's ending. Called by [`Format::make`].
-    write: fn(&Format, &Book, &Budgets) -> Result<Made, TooLarge>,
+    /// Writes the book into its writer as it is made and returns its other
+    /// files; or leaves it out (a PDF over its page budget: nothing
+    /// written), or refuses a book too large for one of the format's
+    /// fields; it is handed its own format, for the file's ending. Called
+    /// by [`Format::make_into`].
+    write: fn(&Format, &Book, &Budgets, Out) -> Result<Made, WriteError>,
 }
 
 impl Format {
     /// Every file this format makes of `book` within `budgets`, the book
     /// itself first, or none if it is left out; an error if a count or an
     /// offset of the book has no room in the format's field for it, so
-    /// no book comes out corrupt.
+    /// no book comes out corrupt. The book is held whole here (for the
+    /// tests and the bench); the site writes it as it is made instead
+    /// ([`Format::make_into`]).
     pub fn make(&self, book: &Book, budgets: &Budgets) -> Result<Made, TooLarge> {
-        (self.write)(self, book, budgets)
+        let mut bytes = Vec::new();
+        let mut made = match self.make_into(book, budgets, &mut bytes) {
+            Ok(made) => made,
+            Err(WriteError::TooLarge(e)) => return Err(e),
+            Err(WriteError::Io(e)) => unreachable!("a Vec takes every write: {e}"),
+        };
+        if made.made {
+            let file = Format::file(book.edition, self.suffix, bytes);
+            made.files.insert(0, file);
+        }
+        Ok(made)
+    }
+
+    /// [`Format::make`], the book itself written into `out` as it is made
+    /// (nothing, if it is left out: [`Made::made`] says which), and its
+    /// other files returned.
+    pub fn make_into(&self, book: &Book, budgets: &Budgets, out: Out) -> Result<Made, WriteError> {
+        (self.write)(self, book, budgets, out)
     }
 
     /// The book's file: its name in [`EBOOKS`].
@@ -220,12 +282,15 @@ impl Format {
         }
     }
 
-    /// A format that makes one file of a book, with its own ending.
-    fn one(&self, book: &Book, bytes: Vec<u8>) -> Made {
-        Made {
-            files: vec![Format::file(book.edition, self.suffix, bytes)],
+    /// A format that makes its book whole in memory (a MOBI's records are
+    /// placed by a table at the file's start), written out in one piece.
+    fn one(bytes: &[u8], out: Out) -> Result<Made, WriteError> {
+        out.write_all(bytes)?;
+        Ok(Made {
+            files: Vec::new(),
             pages: None,
-        }
+            made: true,
+        })
     }
 }
 
@@ -241,7 +306,7 @@ pub const MOBI: Format = Format {
     suffix: ".mobi",
     also: &[],
     budget: Budget::Mobi,
-    write: |f, book, _| Ok(f.one(book, mobi::write(book)?)),
+    write: |_, book, _, out| Format::one(&mobi::write(book)?, out),
 };
 
 /// The EPUB, for Send to Kindle, Kobo and the other readers.
@@ -250,7 +315,13 @@ pub const EPUB: Format = Format {
     suffix: ".epub",
     also: &[],
     budget: Budget::Epub,
-    write: |f, book, _| Ok(f.one(book, epub::write(book)?)),
+    write: |_, book, _, out| {
+        epub::write_to(book, out)?;
+        Ok(Made {
+            made: true,
+            ..Made::default()
+        })
+    },
 };
 
 /// The Kindle source: one HTML file and its OPF, for converting yourself.
@@ -268,30 +339,31 @@ pub const PDF: Format = Format {
     suffix: ".pdf",
     also: &[],
     budget: Budget::Pdf,
-    write: |f, book, budgets| {
+    write: |_, book, budgets, out| {
         let pages = pdf::pages(book.edition);
-        let files = match pages > budgets.pdf_pages {
-            true => Vec::new(),
-            false => {
-                let bytes = pdf::write(book.edition, &pdf::Drawing::new(book.edition, book.assets));
-                f.one(book, bytes).files
-            }
-        };
+        let made = pages <= budgets.pdf_pages;
+        if made {
+            let bytes = pdf::write(book.edition, &pdf::Drawing::new(book.edition, book.assets));
+            out.write_all(&bytes)?;
+        }
         Ok(Made {
-            files,
+            files: Vec::new(),
             pages: Some(pages),
+            made,
         })
     },
 };
 
 /// The Kindle source, for converting yourself: the single HTML file, its
 /// OPF, and the GIFs it shows (shared between books), the cover last.
-fn kindle_source(format: &Format, book: &Book, _: &Budgets) -> Result<Made, TooLarge> {
+fn kindle_source(format: &Format, book: &Book, _: &Budgets, out: Out) -> Result<Made, WriteError> {
     let edition = book.edition;
-    let mut files = vec![
-        Format::file(edition, format.suffix, kindle_html::write(edition)),
-        Format::file(edition, format.also[0].1, kindle_html::opf(edition)),
-    ];
+    kindle_html::write_to(edition, out)?;
+    let mut files = vec![Format::file(
+        edition,
+        format.also[0].1,
+        kindle_html::opf(edition),
+    )];
     for (name, gif) in images(edition, book.assets) {
         files.push(BookFile {
             name: format!("{name}.gif"),
@@ -299,7 +371,11 @@ fn kindle_source(format: &Format, book: &Book, _: &Budgets) -> Result<Made, TooL
             shared: true,
         });
     }
-    Ok(Made { files, pages: None })
+    Ok(Made {
+        files,
+        pages: None,
+        made: true,
+    })
 }
 
 /// The formats an edition's books come in: all, or the print format

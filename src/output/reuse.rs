@@ -44,6 +44,11 @@ pub(super) struct Same {
 }
 
 impl Same {
+    /// The file's length when it was checked.
+    pub(super) fn len(&self) -> u64 {
+        self.len
+    }
+
     fn of(st: &libc::stat) -> Same {
         Same {
             dev: st.st_dev,
@@ -69,6 +74,16 @@ fn open_checked(old: &OwnedFd, name: &CStr, len: u64, mode: u32) -> Option<(fs::
     let file = unsafe { fs::File::from_raw_fd(fd) };
     let st = stat_of(&file)?;
     alone_and_ours(&st, len, mode).then(|| (file, Same::of(&st)))
+}
+
+/// The old output's file `name` (in `old`), open, if it passes the checks
+/// above whatever its length: for a file written a piece at a time
+/// ([`super::Streamed`]), whose length is known only at its end, when
+/// [`Same::len`] is compared.
+pub(super) fn open_any_len(old: &OwnedFd, name: &CStr, mode: u32) -> Option<(fs::File, Same)> {
+    let st = stat_at(old, name)?;
+    let (file, same) = open_checked(old, name, st.st_size as u64, mode)?;
+    Some((file, same))
 }
 
 /// What the open file or folder `f` is.

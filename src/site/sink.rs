@@ -15,6 +15,30 @@ pub trait Sink: Sync {
     /// Takes a copy of the file at `from` as `path`; refuses a path taken
     /// already with [`OutputError::Twice`].
     fn copy(&self, path: &str, from: &Path) -> Result<(), OutputError>;
+    /// Starts the file `path`, to be taken a piece at a time and ended
+    /// with [`Stream::finish`]: a book is written as it is made, never
+    /// held whole. The path is taken (refused if taken already) now.
+    fn stream(&self, path: &str) -> Result<Box<dyn Stream + '_>, OutputError>;
+}
+
+/// A file going into a [`Sink`] a piece at a time: what it holds is what
+/// was written, in order, once it is finished (a file dropped unfinished
+/// is only ever part of a failed build).
+pub trait Stream {
+    /// Takes the next bytes of the file.
+    fn write(&mut self, bytes: &[u8]) -> Result<(), OutputError>;
+    /// Ends the file.
+    fn finish(self: Box<Self>) -> Result<(), OutputError>;
+}
+
+impl Stream for output::Streamed<'_> {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), OutputError> {
+        output::Streamed::write(self, bytes)
+    }
+
+    fn finish(self: Box<Self>) -> Result<(), OutputError> {
+        output::Streamed::finish(*self)
+    }
 }
 
 impl Sink for output::Staging {
@@ -24,6 +48,10 @@ impl Sink for output::Staging {
 
     fn copy(&self, path: &str, from: &Path) -> Result<(), OutputError> {
         output::Staging::copy(self, path, from)
+    }
+
+    fn stream(&self, path: &str) -> Result<Box<dyn Stream + '_>, OutputError> {
+        Ok(Box::new(output::Staging::stream(self, path)?))
     }
 }
 
@@ -53,6 +81,120 @@ impl Sink for InMemory {
         }
         let bytes = std::fs::read(from).map_err(|e| OutputError::Io(from.to_path_buf(), e))?;
         files.push(OutFile::new(path, bytes));
+        Ok(())
+    }
+
+    /// Like [`InMemory::put`], keeps whatever it is given.
+    fn stream(&self, path: &str) -> Result<Box<dyn Stream + '_>, OutputError> {
+        Ok(Box::new(InMemoryFile {
+            sink: self,
+            file: OutFile::new(path, Vec::new()),
+        }))
+    }
+}
+
+/// A file going into [`InMemory`], kept apart until it is finished.
+struct InMemoryFile<'a> {
+    sink: &'a InMemory,
+    file: OutFile,
+}
+
+impl Stream for InMemoryFile<'_> {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), OutputError> {
+        self.file.bytes.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<(), OutputError> {
+        self.sink.put(vec![self.file])
+    }
+}
+
+/// A file of a [`Sink`] as an [`std::io::Write`], for a format writing a
+/// book as it makes it: started only at its first bytes (a book left out
+/// takes no path), taken in pieces of at least [`Buffered::PIECE`] bytes,
+/// its length counted. A failure of the sink is kept for the caller, as
+/// it is, behind the plain I/O error the format sees.
+pub(super) struct Buffered<'a, S: Sink> {
+    sink: &'a S,
+    path: &'a str,
+    file: Option<Box<dyn Stream + 'a>>,
+    buf: Vec<u8>,
+    /// Bytes written.
+    pub(super) len: usize,
+    /// What the sink refused, if it did.
+    pub(super) failed: Option<OutputError>,
+}
+
+impl<'a, S: Sink> Buffered<'a, S> {
+    /// Bytes gathered before they go to the sink: a few file system pages.
+    const PIECE: usize = 1 << 16;
+
+    /// The file `path` of `sink`, not started yet.
+    pub(super) fn new(sink: &'a S, path: &'a str) -> Buffered<'a, S> {
+        Buffered {
+            sink,
+            path,
+            file: None,
+            buf: Vec::new(),
+            len: 0,
+            failed: None,
+        }
+    }
+
+    /// Hands what is gathered to the sink, the file started if need be.
+    fn send(&mut self) -> Result<(), OutputError> {
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(self.sink.stream(self.path)?),
+        };
+        file.write(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// Ends the file, if it was `made` (a book left out has none).
+    pub(super) fn finish(mut self, made: bool) -> Result<(), OutputError> {
+        if !made {
+            return Ok(());
+        }
+        self.send()?;
+        self.file.take().expect("started").finish()
+    }
+
+    /// A sink's failure as the error a format sees, kept.
+    fn fail(&mut self, e: OutputError) -> std::io::Error {
+        let io = std::io::Error::other(format!("{}: {e}", self.path));
+        self.failed = Some(e);
+        io
+    }
+}
+
+impl<S: Sink> std::io::Write for Buffered<'_, S> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.len += bytes.len();
+        if self.buf.is_empty() && bytes.len() >= Self::PIECE {
+            // A large piece goes as it is, not copied.
+            let file = match &mut self.file {
+                Some(file) => file,
+                None => match self.sink.stream(self.path) {
+                    Ok(file) => self.file.insert(file),
+                    Err(e) => return Err(self.fail(e)),
+                },
+            };
+            return match file.write(bytes) {
+                Ok(()) => Ok(bytes.len()),
+                Err(e) => Err(self.fail(e)),
+            };
+        }
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= Self::PIECE {
+            self.send().map_err(|e| self.fail(e))?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
 }

@@ -359,7 +359,7 @@ fn every_reader_decodes_every_mobi_whole() {
             let book = Book::new(&book, &assets);
             let file = mobi::write(&book).unwrap();
             let (mobi6, _) = mobi::markup(book.edition, &names);
-            let kf8 = ebook::kf8::part(&book, &names).text;
+            let kf8 = ebook::kf8::part(&book, &names).text(&book, &names);
             let label = format!("{} {level:?} early draws {early_draws}", edition.slug);
             for (part, (name, text)) in parts(&file)
                 .into_iter()

@@ -26,8 +26,10 @@ pub(super) fn overlap(data: &[u8], next: &[u8]) -> usize {
 }
 
 /// The text cut into 4,096-byte pieces, each with the bytes that finish a
-/// character split across its end (carried as trailing bytes).
-pub(super) fn pieces(text: &[u8]) -> Vec<(&[u8], &[u8])> {
+/// character split across its end (carried as trailing bytes): the
+/// tests' yardstick for [`each_piece`].
+#[cfg(test)]
+fn pieces(text: &[u8]) -> Vec<(&[u8], &[u8])> {
     text.chunks(RECORD_SIZE)
         .enumerate()
         .map(|(i, piece)| {
@@ -75,51 +77,161 @@ pub struct TextRecords {
 /// across the boundary and a byte counting them (extra-data flag bit 0).
 /// The caller may drop the text then: nothing here borrows it.
 pub fn text_records(text: &[u8]) -> TextRecords {
-    let (compression, records, huff) = compressed(text);
+    text_records_of(&|out: &mut dyn FnMut(&[u8])| out(text))
+}
+
+/// A text as it is made: `render` writes it, in order, in pieces of any
+/// size into the function it is given, as many times as it is called, the
+/// same bytes each time (a book's text, rendered a screen at a time).
+pub type Render<'a> = &'a dyn Fn(&mut dyn FnMut(&[u8]));
+
+/// [`text_records`] of the text `render` writes, never held whole: it is
+/// read once for HUFF/CDIC (which keeps each piece's symbols, not its
+/// bytes), and again, only if need be, for PalmDOC; 8 KB of it at a time.
+pub fn text_records_of(render: Render) -> TextRecords {
+    let (len, compression, records, huff) = compressed(render);
     TextRecords {
-        len: text.len(),
+        len,
         compression,
         records,
         huff,
     }
 }
 
-pub(super) fn compressed(text: &[u8]) -> (Compression, Vec<Vec<u8>>, Vec<Vec<u8>>) {
-    let pieces = pieces(text);
+/// The text `render` writes, in 4,096-byte pieces, each handed to `each`
+/// with the bytes that finish a character it ends in the middle of.
+fn each_piece(render: Render, each: &mut dyn FnMut(&[u8], &[u8])) -> usize {
+    // A piece is handed on once the next is whole (its first bytes may
+    // finish its last character), or the text ends.
+    let (mut last, mut next) = (
+        Vec::with_capacity(RECORD_SIZE),
+        Vec::with_capacity(RECORD_SIZE),
+    );
+    let mut len = 0;
+    render(&mut |mut bytes: &[u8]| {
+        len += bytes.len();
+        while !bytes.is_empty() {
+            if next.len() == RECORD_SIZE {
+                if !last.is_empty() {
+                    each(&last, &next[..overlap(&last, &next)]);
+                }
+                std::mem::swap(&mut last, &mut next);
+                next.clear();
+            }
+            let take = (RECORD_SIZE - next.len()).min(bytes.len());
+            next.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+        }
+    });
+    if !last.is_empty() {
+        each(&last, &next[..overlap(&last, &next)]);
+    }
+    if !next.is_empty() {
+        each(&next, &[]);
+    }
+    len
+}
+
+/// The text's length, its compression, its text records and its HUFF and
+/// CDIC records.
+fn compressed(render: Render) -> (usize, Compression, Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let trail = |mut rec: Vec<u8>, extra: &[u8]| {
         rec.extend_from_slice(extra);
         rec.push(extra.len() as u8);
         rec
     };
-    let bare: Vec<&[u8]> = pieces.iter().map(|p| p.0).collect();
-    let huff = huffcdic::compress(&bare);
-    let huff_len = huff.len() + pieces.iter().map(|p| p.1.len() + 1).sum::<usize>();
+    let mut cutter = huffcdic::Cutter::new();
+    let mut extras: Vec<Vec<u8>> = Vec::new();
     // PalmDOC record by record, until it cannot be smaller than HUFF/CDIC:
     // what it has made, and at least a byte for every five it has not
     // (its best, a two-byte pair standing for ten), reach HUFF/CDIC's size.
-    let least = |(piece, extra): &(&[u8], &[u8])| piece.len().div_ceil(5) + extra.len() + 1;
-    let mut rest: usize = pieces.iter().map(least).sum();
-    let mut palmdoc = Vec::with_capacity(pieces.len());
+    let least = |piece: &[u8], extra: &[u8]| piece.len().div_ceil(5) + extra.len() + 1;
+    let mut rest: usize = 0;
+    let len = each_piece(render, &mut |piece, extra| {
+        cutter.push_copied(piece);
+        rest += least(piece, extra);
+        extras.push(extra.to_vec());
+    });
+    let huff = huffcdic::compress_read(cutter, huffcdic::Limits::default());
+    let huff_len = huff.len() + extras.iter().map(|e| e.len() + 1).sum::<usize>();
+    let mut palmdoc = Vec::with_capacity(extras.len());
     let mut palmdoc_len = 0;
-    for p @ (piece, extra) in &pieces {
-        if palmdoc_len + rest >= huff_len && !huff.is_empty() {
-            break;
-        }
-        rest -= least(p);
-        let rec = trail(palmdoc::compress(piece), extra);
-        palmdoc_len += rec.len();
-        palmdoc.push(rec);
+    let mut done = false;
+    if rest < huff_len || huff.is_empty() {
+        each_piece(render, &mut |piece, extra| {
+            if done || (palmdoc_len + rest >= huff_len && !huff.is_empty()) {
+                done = true;
+                return;
+            }
+            rest -= least(piece, extra);
+            let rec = trail(palmdoc::compress(piece), extra);
+            palmdoc_len += rec.len();
+            palmdoc.push(rec);
+        });
     }
-    let whole = palmdoc.len() == pieces.len();
+    let whole = palmdoc.len() == extras.len();
     // An empty text has no phrases: PalmDOC, as every reader expects.
     if (whole && palmdoc_len < huff_len) || huff.is_empty() {
-        return (Compression::PalmDoc, palmdoc, Vec::new());
+        return (len, Compression::PalmDoc, palmdoc, Vec::new());
     }
     let records = huff
         .records
         .into_iter()
-        .zip(&pieces)
-        .map(|(rec, (_, extra))| trail(rec, extra))
+        .zip(&extras)
+        .map(|(rec, extra)| trail(rec, extra))
         .collect();
-    (Compression::HuffCdic, records, huff.tables)
+    (len, Compression::HuffCdic, records, huff.tables)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A text rendered in pieces of any size gives the records of the text
+    /// held whole: HUFF/CDIC's the records [`huffcdic::compress`] makes of
+    /// its pieces, each with its trailing bytes (a character split across
+    /// a record's end among them), and a short text's PalmDOC.
+    #[test]
+    fn a_text_made_in_pieces_gives_the_records_of_the_whole() {
+        let mut long = Vec::new();
+        for i in 0..3000 {
+            long.extend_from_slice(
+                format!("<p><a filepos={:07}>go \u{e9}</a></p>", i * 7919).as_bytes(),
+            );
+        }
+        let short = b"<html><body>hello \xc3\xa9</body></html>".to_vec();
+        for (text, compression) in [(long, Compression::HuffCdic), (short, Compression::PalmDoc)] {
+            let whole = text_records(&text);
+            assert_eq!((whole.len, whole.compression), (text.len(), compression));
+            for size in [1, 7, 4096, 5000, 100_000] {
+                let streamed = text_records_of(&|out: &mut dyn FnMut(&[u8])| {
+                    text.chunks(size).for_each(&mut *out)
+                });
+                assert_eq!(streamed.len, whole.len);
+                assert_eq!(streamed.compression, whole.compression);
+                assert!(streamed.records == whole.records, "records, size {size}");
+                assert!(streamed.huff == whole.huff, "tables, size {size}");
+            }
+            let pieces = pieces(&text);
+            assert!(
+                pieces.iter().any(|(_, extra)| !extra.is_empty())
+                    || compression == Compression::PalmDoc
+            );
+            if compression == Compression::HuffCdic {
+                let bare: Vec<&[u8]> = pieces.iter().map(|p| p.0).collect();
+                let huff = huffcdic::compress(&bare);
+                assert!(whole.huff == huff.tables);
+                for ((rec, (_, extra)), coded) in
+                    whole.records.iter().zip(&pieces).zip(&huff.records)
+                {
+                    assert_eq!(rec.len(), coded.len() + extra.len() + 1);
+                    assert_eq!(&rec[..coded.len()], &coded[..]);
+                }
+            } else {
+                for (rec, (piece, _)) in whole.records.iter().zip(&pieces) {
+                    assert_eq!(&rec[..rec.len() - 1], &palmdoc::compress(piece)[..]);
+                }
+            }
+        }
+    }
 }

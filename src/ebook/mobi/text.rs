@@ -17,21 +17,48 @@ const ROUND: usize = 100;
 /// What goes between two screens.
 const PAGE_BREAK: &str = "<mbp:pagebreak/>";
 
-/// HTML text with `filepos` links filled in once every target is placed.
-pub(super) struct Text {
+/// HTML text with `filepos` links, written a screen at a time: laid out
+/// first with every link's digits left as zeros, only to place every
+/// target ([`plan`]), then again with each link's digits written as it
+/// goes, from the places found ([`render`]), so the text is never held
+/// whole.
+pub(super) struct Text<'a> {
+    /// The text not yet handed on.
     buf: Vec<u8>,
+    /// Bytes handed on before `buf`.
+    base: usize,
     placed: FxHashMap<Target, usize>,
-    links: Vec<(usize, Target)>,
+    /// Where each target starts, once laid out: the links' digits.
+    known: Option<&'a FxHashMap<Target, usize>>,
     /// Digits of every `filepos`: enough for the longest offset, the same
-    /// for all, so filling them in moves nothing.
+    /// for all, so the places the layout found hold.
     digits: usize,
     /// Room for escaping text.
     scratch: String,
+    /// Where the text goes, a screen or more at a time.
+    out: &'a mut dyn FnMut(&[u8]),
 }
 
-impl Text {
+/// Bytes of text gathered before they are handed on.
+const PIECE: usize = 1 << 13;
+
+impl Text<'_> {
     fn push(&mut self, s: &str) {
         self.buf.extend_from_slice(s.as_bytes());
+    }
+
+    /// The offset of the next byte in the whole text.
+    fn len(&self) -> usize {
+        self.base + self.buf.len()
+    }
+
+    /// Hands on what is gathered, once it is a piece.
+    fn flush(&mut self, all: bool) {
+        if all || self.buf.len() >= PIECE {
+            (self.out)(&self.buf);
+            self.base += self.buf.len();
+            self.buf.clear();
+        }
     }
 
     /// Text content, escaped, and in ASCII: any other character as a
@@ -51,11 +78,22 @@ impl Text {
         self.scratch = out;
     }
 
-    /// `filepos=` and the digits to be filled in.
+    /// `filepos=` and the digits: its target's offset once laid out,
+    /// zeros until then.
     fn filepos(&mut self, target: Target) {
         self.push("filepos=");
-        self.links.push((self.buf.len(), target));
+        let at = self.buf.len();
         self.buf.extend(std::iter::repeat_n(b'0', self.digits));
+        let Some(known) = self.known else {
+            return;
+        };
+        let mut pos = known[&target];
+        // Zero-padded decimal, by hand: a book has tens of thousands.
+        for b in self.buf[at..].iter_mut().rev() {
+            *b = b'0' + (pos % 10) as u8;
+            pos /= 10;
+        }
+        assert_eq!(pos, 0, "an offset that fits its digits");
     }
 
     fn link(&mut self, target: Target) {
@@ -66,32 +104,30 @@ impl Text {
 
     /// Records that `target` starts here: at the `<` about to be written.
     fn place(&mut self, target: Target) {
-        self.placed.insert(target, self.buf.len());
+        let at = self.len();
+        self.placed.insert(target, at);
     }
+}
 
-    fn finish(mut self) -> Vec<u8> {
-        let d = self.digits;
-        for (at, target) in &self.links {
-            let mut pos = self.placed[target];
-            // Zero-padded decimal, by hand: a book has tens of thousands.
-            for b in self.buf[*at..*at + d].iter_mut().rev() {
-                *b = b'0' + (pos % 10) as u8;
-                pos /= 10;
-            }
-            assert_eq!(pos, 0, "an offset that fits its digits");
-        }
-        self.buf
-    }
+/// Where a book's text puts every target, with links of `digits` digits:
+/// what [`render`] needs to write each link as it goes.
+pub struct Plan {
+    digits: usize,
+    placed: FxHashMap<Target, usize>,
+    /// The text's length.
+    pub len: usize,
+    /// Where reading starts: the opening page.
+    pub start: usize,
 }
 
 /// A screen's grid: rows split by line breaks, `filepos` links, and
 /// each image's tag (`recindex[i]` for the edition's image `i`).
-pub(super) struct MobiGrid<'a> {
-    text: &'a mut Text,
+pub(super) struct MobiGrid<'a, 'b> {
+    text: &'a mut Text<'b>,
     recindex: &'a [Option<String>],
 }
 
-impl Grid for MobiGrid<'_> {
+impl Grid for MobiGrid<'_, '_> {
     fn row(&mut self, index: usize) {
         if index > 0 {
             self.text.push("<br>");
@@ -115,40 +151,86 @@ impl Grid for MobiGrid<'_> {
 
 /// The book as one Mobipocket HTML stream, HTML 3.2 with `filepos` links,
 /// `recindex` images (`images` names them in record order) and
-/// `<mbp:pagebreak/>` between screens. Returns the text and the offset
+/// `<mbp:pagebreak/>` between screens, held whole: for the tests; a book
+/// is written by [`plan`] and [`render`]. Returns the text and the offset
 /// where reading starts (the opening page).
+#[cfg(any(test, feature = "test-support"))]
+pub fn markup(book: &Edition, images: &[&str]) -> (Vec<u8>, usize) {
+    markup_from(book, images, 7)
+}
+
+/// [`markup`], laid out first with `digits` a link.
+#[cfg(any(test, feature = "test-support"))]
+pub(super) fn markup_from(book: &Edition, images: &[&str], digits: usize) -> (Vec<u8>, usize) {
+    let plan = plan_from(book, images, digits);
+    let mut text = Vec::new();
+    render(book, images, &plan, &mut |piece| {
+        text.extend_from_slice(piece)
+    });
+    (text, plan.start)
+}
+
+/// Where the book's text puts every target: see [`Plan`].
 ///
 /// A `filepos` has as many digits as the longest offset needs (seven for
 /// these books), not the ten of Mobipocket's own tools: three bytes a link
 /// that hardly compress. Readers parse the number (KindleUnpack:
 /// `filepos=['"]?0*(\d+)`). The text is laid out with seven digits, the
 /// number our books need, and again only if its length needs another.
-pub fn markup(book: &Edition, images: &[&str]) -> (Vec<u8>, usize) {
-    markup_from(book, images, 7)
+pub fn plan(book: &Edition, images: &[&str]) -> Plan {
+    plan_from(book, images, 7)
 }
 
-/// [`markup`], laid out first with `digits` a link. The links are filled
-/// in only once the text's length has that many digits, since an offset
-/// with more would not fit.
-pub(super) fn markup_from(book: &Edition, images: &[&str], mut digits: usize) -> (Vec<u8>, usize) {
+/// [`plan`], laid out first with `digits` a link. The links can be written
+/// only once the text's length has that many digits, since an offset with
+/// more would not fit.
+fn plan_from(book: &Edition, images: &[&str], mut digits: usize) -> Plan {
     loop {
-        let (text, start) = layout(book, images, digits);
-        let needed = text.buf.len().to_string().len();
-        if needed == digits {
-            return (text.finish(), start);
+        let (placed, len) = layout(book, images, digits, None, &mut |_| {});
+        if len.to_string().len() == digits {
+            let start = placed[&Target::Contents];
+            return Plan {
+                digits,
+                placed,
+                len,
+                start,
+            };
         }
-        digits = needed;
+        digits = needed(len);
     }
 }
 
-/// The book's text with `digits` a link, the links not yet filled in.
-pub(super) fn layout(book: &Edition, images: &[&str], digits: usize) -> (Text, usize) {
+/// The digits an offset below `len` takes, as the text of that length
+/// needs them.
+fn needed(len: usize) -> usize {
+    len.to_string().len()
+}
+
+/// Writes the book's text, laid out as `plan` found, into `out` a few
+/// screens at a time, each link written as it goes.
+pub fn render(book: &Edition, images: &[&str], plan: &Plan, out: &mut dyn FnMut(&[u8])) {
+    let (_, len) = layout(book, images, plan.digits, Some(&plan.placed), out);
+    debug_assert_eq!(len, plan.len);
+}
+
+/// The book's text with `digits` a link, into `out`: each link's digits
+/// from `known`, or zeros if the targets are not placed yet. Returns where
+/// each target starts and the text's length.
+fn layout(
+    book: &Edition,
+    images: &[&str],
+    digits: usize,
+    known: Option<&FxHashMap<Target, usize>>,
+    out: &mut dyn FnMut(&[u8]),
+) -> (FxHashMap<Target, usize>, usize) {
     let mut t = Text {
-        buf: Vec::new(),
+        buf: Vec::with_capacity(2 * PIECE),
+        base: 0,
         placed: FxHashMap::default(),
-        links: Vec::new(),
+        known,
         digits,
         scratch: String::new(),
+        out,
     };
     // Each cell image's tag, made once: `recindex` counts from 1. A Kindle
     // shows the image at its own size (160 pixels: a row of three fits its
@@ -192,7 +274,7 @@ pub(super) fn layout(book: &Edition, images: &[&str], digits: usize) -> (Text, u
     for b in &book.screens {
         // Spaces after the screen before, so this one starts at a round
         // offset.
-        let at = t.buf.len() + PAGE_BREAK.len();
+        let at = t.len() + PAGE_BREAK.len();
         t.buf
             .extend(std::iter::repeat_n(b' ', (round - at % round) % round));
         t.push(PAGE_BREAK);
@@ -222,10 +304,12 @@ pub(super) fn layout(book: &Edition, images: &[&str], digits: usize) -> (Text, u
             t.push("</a>");
         }
         t.push("</div>");
+        t.flush(false);
     }
     t.push("</body></html>");
-    let start = t.placed[&Target::Contents];
-    (t, start)
+    t.flush(true);
+    let len = t.len();
+    (t.placed, len)
 }
 
 #[cfg(test)]
@@ -235,12 +319,15 @@ mod tests {
     /// Text goes out as ASCII, so no character is split across records.
     #[test]
     fn text_is_ascii_with_character_references() {
+        let mut out = |_: &[u8]| {};
         let mut t = Text {
             buf: Vec::new(),
+            base: 0,
             placed: FxHashMap::default(),
-            links: Vec::new(),
+            known: None,
             digits: 7,
             scratch: String::new(),
+            out: &mut out,
         };
         t.text("caf\u{e9} & \u{2014}");
         assert_eq!(t.buf, b"caf&#233; &amp; &#8212;");
@@ -262,5 +349,26 @@ mod tests {
             let n = link.bytes().take_while(u8::is_ascii_digit).count();
             assert_eq!(n, digits, "{link:.20}");
         }
+    }
+
+    /// The text goes out a few screens at a time, however long the book
+    /// (the 5-disc Towers of Hanoi's, 0.6 MB, here): no piece much over
+    /// [`PIECE`] bytes, and all of them the text laid out whole, whose
+    /// length and start the plan knew.
+    #[test]
+    fn the_text_is_handed_on_in_pieces_that_do_not_grow_with_the_book() {
+        let hanoi = crate::site::hanoi_solver(5);
+        let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
+        let plan = plan(&book, book.images);
+        let (mut text, mut largest, mut pieces) = (Vec::new(), 0, 0);
+        render(&book, book.images, &plan, &mut |piece| {
+            text.extend_from_slice(piece);
+            largest = largest.max(piece.len());
+            pieces += 1;
+        });
+        assert_eq!(text.len(), plan.len);
+        assert!(text.len() > 20 * PIECE, "{} bytes", text.len());
+        assert!(pieces > 20 && largest < PIECE + 4096, "{pieces} {largest}");
+        assert!((text, plan.start) == markup(&book, book.images));
     }
 }
