@@ -75,13 +75,43 @@ pub(super) fn css(book: &Edition) -> String {
         .max()
         .unwrap_or(0);
     let room = CAPTION_ROOM + LINE_ROOM * lines.saturating_sub(1) as f64;
-    format!(
+    let cell =
+        format!("width:{share}%;width:min({share}%,calc((100vmin - {room}em)/{per_cell:.3}))");
+    let mut css = format!(
         "body{{margin:0;text-align:center}}\
 body>div{{page-break-before:always;break-before:page;page-break-inside:avoid;break-inside:avoid;min-height:100%;display:flow-root}}\
 [style*=column-width]>body>div{{break-before:column}}\
 p{{text-indent:0;margin:.3em 0}}\
-img{{width:{share}%;width:min({share}%,calc((100vmin - {room}em)/{per_cell:.3}));height:auto;border:0;vertical-align:top}}\
+img{{{cell};height:auto;border:0;vertical-align:top}}\
 h1{{font-size:1.4em}}"
+    );
+    if book.column_moves {
+        css.push_str(&column_css(&cell));
+    }
+    css
+}
+
+/// The rules of a board whose moves are columns (the Towers of Hanoi's
+/// pegs, whose one link is the top cell's), so that a tap anywhere in a
+/// column follows its link, with no link more (a link in every cell made
+/// the 7-disc books twice as large) and no markup more (the books stay
+/// the size they were, and so does kindlegen's book of the EPUB, against
+/// which the MOBI is measured): the top cell's link is a block in its
+/// line, a `cell` wide, whose padding reaches down the whole column,
+/// its negative margin the same, so the rows below do not move; its
+/// `opacity` a hair under 1 (no colour changes) makes it a stacking
+/// context, which paints, and so takes taps, above the lines after its
+/// own (over which a tap would otherwise land on the paragraph); the
+/// board's paragraph (a screen's first) clips it, so nothing under the
+/// board is the link; and the pictures let a tap through, to the link
+/// under the ones below it. No `position`, which kindlegen warns Kindles
+/// do not support (W28003); kindlegen keeps every rule here.
+fn column_css(cell: &str) -> String {
+    format!(
+        "div>p:first-child{{overflow:hidden}}\
+div>p:first-child a{{display:inline-block;{cell};padding-bottom:100vmin;margin-bottom:-100vmin;opacity:.999;vertical-align:top}}\
+div>p:first-child a img{{width:100%}}\
+div>p:first-child img{{pointer-events:none}}"
     )
 }
 
@@ -487,5 +517,33 @@ mod tests {
         assert_eq!(name_digits(0), 3);
         assert_eq!(name_digits(999), 3);
         assert_eq!(name_digits(1000), 4);
+    }
+
+    /// A book whose moves are columns (the Towers of Hanoi's) stretches
+    /// each column's link down it by its stylesheet alone, with nothing
+    /// Kindles lack (epub.js and foliate-js follow a tap anywhere in the
+    /// column: tests/e2e/readers.test.mjs); no other book's stylesheet
+    /// changes.
+    #[test]
+    fn only_a_book_of_column_moves_stretches_its_links_down_the_column() {
+        use crate::games::tictactoe::Board;
+        use crate::graph::StateGraph;
+        use crate::solver::Solver;
+        let solver = Solver::new(StateGraph::<Board>::new());
+        let games = crate::editions::vs_computer::games(&Default::default(), &solver);
+        let hanoi = crate::site::hanoi_solver(4);
+        let mut columns = 0;
+        for edition in crate::site::editions(&solver, &games, &hanoi) {
+            let css = css(&edition.for_books());
+            let stretched = css.contains(
+                "div>p:first-child a{display:inline-block;width:31%;width:min(31%,calc((100vmin - ",
+            ) && css
+                .contains("padding-bottom:100vmin;margin-bottom:-100vmin;opacity:.999;")
+                && css.contains("div>p:first-child img{pointer-events:none}");
+            assert_eq!(stretched, edition.column_moves, "{}: {css}", edition.slug);
+            assert!(!css.contains("position"), "{css}");
+            columns += usize::from(stretched);
+        }
+        assert_eq!(columns, 2, "the Towers of Hanoi and its analysis");
     }
 }

@@ -309,12 +309,6 @@ one move apart: the Sierpinski triangle. All the discs on one peg are its three 
         route: " along one side",
         dot: "a position with no disc lifted",
     };
-    /// The words every `positions.json` once gave, kept as they are so
-    /// the site's bytes stay the pinned ones (`tests/golden/`); they speak
-    /// of tic-tac-toe's game records, and should go (`None`) with the
-    /// next change of the pins.
-    const CELL_NOTE: Option<&'static str> =
-        Some("a game record numbers tic-tac-toe's squares from 1 to 9");
     const COLUMN_MOVES: bool = true;
     /// Where each picture is a record of its own (a MOBI 6 part), the
     /// bottom level is a plain level over the base drawn once, the

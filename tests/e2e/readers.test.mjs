@@ -143,14 +143,15 @@ test('the Kindle HTML of the Towers of Hanoi shows each board whole at 600x800',
 });
 
 /** The first `boards` boards of the Kindle HTML at `path` (each a
- * `<p class="b">` that starts a page), cut before the next and closed, as
+ * `<p class="b">`, or a `<div>` of a table, that starts a page), cut before the next and closed, as
  * a file of its own: a browser lays out a board the same whatever follows
  * it, and the 7-disc book's file is 12 MB, which Chromium takes minutes
  * to lay out whole. */
 async function firstPages(path, boards) {
   const html = await readFile(path, 'utf8');
   let at = 0;
-  for (let i = 0; i <= boards && at >= 0; i++) at = html.indexOf('<p class="b"', at + 1);
+  for (let i = 0; i <= boards && at >= 0; i++) at = html.indexOf(' class="b"', at + 1);
+  at = html.lastIndexOf('<', at);
   assert.ok(at > 0, `${path} has over ${boards} boards`);
   const out = join(await mkdtemp(join(tmpdir(), 'ttt-kindle-')), 'first.html');
   // Its images where the book's are.
@@ -221,7 +222,7 @@ async function screen(p) {
         Object.assign(e, { left: Math.min(e.left, x), right: Math.max(e.right, x + r.width),
           top: Math.min(e.top, y), bottom: Math.max(e.bottom, y + r.height) });
         const link = img.closest('a') !== null;
-        out.cells.push({ x: x + r.width / 2, y: y + r.height / 2, link, bytes: link ? await bytes(img.src) : '' });
+        out.cells.push({ x: x + r.width / 2, y: y + r.height / 2, w: r.width, h: r.height, link, bytes: link ? await bytes(img.src) : '' });
         if (!out.text) out.text = (board ?? doc.body).innerText;
       }
     }
@@ -253,8 +254,13 @@ function assertOneWholeBoard(s, cells, where) {
 }
 
 /** Plays the 3-disc puzzle from its first board to solved, each time
- * clicking the one linked cell whose picture is the marked best peg's
- * (`marked`, the image's bytes): 7 moves, 14 selections. */
+ * finding the one linked cell whose picture is the marked best peg's
+ * (`marked`, the image's bytes) and tapping its column, a cell further
+ * down each time (the air, a disc or the bare peg, the bottom level on
+ * the base), at its middle (the disc, or the peg) or near its corner
+ * (the air beside the peg): the whole column is its link. A tap that
+ * missed would leave the board as it was, and the game would take more
+ * than 14 selections. 7 moves, 14 selections. */
 async function playHanoiToSolved(p, marked) {
   marked = await p.evaluate(definePicture, marked);
   let s = await settled(p, null);
@@ -264,13 +270,34 @@ async function playHanoiToSolved(p, marked) {
     const best = s.cells.filter((c) => c.link && c.bytes === marked);
 
     assert.equal(best.length, 1, `one marked peg: ${s.text}`);
-    await p.mouse.click(best[0].x, best[0].y);
+    const column = s.cells.filter((c) => Math.abs(c.x - best[0].x) < 1);
+    assert.equal(column.length, 4, 'the air and three levels');
+    const tap = column[selections % column.length];
+    // The middle, then (on the next round of the column) a point a tenth
+    // of the cell in from its top left corner: air beside the peg.
+    const corner = Math.floor(selections / column.length) % 2 === 1;
+    const [x, y] = corner ? [tap.x - 0.4 * tap.w, tap.y - 0.4 * tap.h] : [tap.x, tap.y];
+    const [here, top] = [await linkAt(p, x, y), await linkAt(p, best[0].x, best[0].y)];
+    assert.ok(here && here === top, `a tap at ${x},${y} lands in the peg's link ${top}, not ${here}: ${JSON.stringify(column)}`);
+    await p.mouse.click(x, y);
     selections++;
     assert.ok(selections <= 14, 'solved within 7 moves');
     s = await settled(p, JSON.stringify(s.cells));
   }
   assertOneWholeBoard(s, 12, 'solved');
   assert.equal(selections, 14, 'solved in 7 moves');
+}
+
+/** The `href` of the link a tap at `x`, `y` (on the page) lands in, as
+ * the reader's frame hit-tests it, or null. */
+function linkAt(p, x, y) {
+  return p.evaluate(([x, y]) => {
+    for (const { doc, frame } of window.shown()) {
+      const e = doc.elementFromPoint(x - frame.left, y - frame.top);
+      if (e) return e.closest('a')?.getAttribute('href') ?? null;
+    }
+    return null;
+  }, [x, y]);
 }
 
 /** Turns `pages` pages from the first board; each screen shows one whole
