@@ -586,6 +586,15 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
 mod tests {
     use super::*;
 
+    /// The images `book` shows, its cover last, and `static/` read.
+    fn images_of(book: &crate::screen::Edition) -> (Vec<&'static str>, crate::assets::Assets) {
+        let mut names = book.used_images().to_vec();
+        names.push(book.cover);
+        let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
+        (names, assets)
+    }
+
     #[test]
     fn the_digits_lie_where_the_placeholder_has_them() {
         assert_eq!(&PLACEHOLDER[..FID_DIGITS.start], "kindle:pos:fid:");
@@ -613,10 +622,7 @@ mod tests {
     fn pages_put_together_hold_every_screen_and_links_land_on_them() {
         let hanoi = crate::site::hanoi_solver(3);
         let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
-        let mut names = book.used_images().to_vec();
-        names.push(book.cover);
-        let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
-        let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
+        let (names, assets) = images_of(&book);
         let shared = Book::new(&book, &assets);
         let p = part(&shared, &names);
         let whole = p.text(&shared, &names);
@@ -694,10 +700,7 @@ mod tests {
     fn the_text_is_handed_on_in_pieces_that_do_not_grow_with_the_book() {
         let hanoi = crate::site::hanoi_solver(5);
         let book = crate::editions::analysis::edition("hanoi-analysis", &hanoi, "hanoi");
-        let mut names = book.used_images().to_vec();
-        names.push(book.cover);
-        let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
-        let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
+        let (names, assets) = images_of(&book);
         let shared = Book::new(&book, &assets);
         let p = part(&shared, &names);
         let (mut text, mut largest) = (Vec::new(), 0);

@@ -232,6 +232,18 @@ pub fn shortest_replies<G: Game>(solver: &Solver<G>, start: G) -> Replies<G> {
     search(solver, &Moves::new(solver.graph()), start).0
 }
 
+/// The positions where the book has a choice among `replies`' positions,
+/// in key order, each with its best replies.
+fn choices<G: Game>(solver: &Solver<G>, replies: &Replies<G>) -> Vec<(G, Vec<G::Move>)> {
+    let mut choices: Vec<(G, Vec<G::Move>)> = replies
+        .keys()
+        .map(|&after| (after, best_replies(solver, after)))
+        .filter(|(_, best)| best.len() > 1)
+        .collect();
+    choices.sort_by_key(|(p, _)| p.key());
+    choices
+}
+
 /// [`shortest_replies`] in `solver`'s game, whose `moves` these are, with
 /// the count as it ends.
 fn search<'g, G: Game>(
@@ -242,14 +254,7 @@ fn search<'g, G: Game>(
     let mut replies = Replies::default();
     let mut size = FxHashMap::default();
     tree_size(solver, start, &mut size, &mut replies);
-    // The positions where the book has a choice, in key order, each with
-    // its best replies.
-    let mut choices: Vec<(G, Vec<G::Move>)> = replies
-        .keys()
-        .map(|&after| (after, best_replies(solver, after)))
-        .filter(|(_, best)| best.len() > 1)
-        .collect();
-    choices.sort_by_key(|(p, _)| p.key());
+    let choices = choices(solver, &replies);
     let mut reach = Reach::new(solver.graph(), moves, start, &replies);
     loop {
         let mut changed = false;
@@ -514,12 +519,7 @@ mod tests {
     pub(super) fn by_recount<G: Game>(solver: &Solver<G>, start: G) -> (Replies<G>, usize) {
         let mut replies = Replies::default();
         tree_size(solver, start, &mut FxHashMap::default(), &mut replies);
-        let mut choices: Vec<(G, Vec<G::Move>)> = replies
-            .keys()
-            .map(|&after| (after, best_replies(solver, after)))
-            .filter(|(_, best)| best.len() > 1)
-            .collect();
-        choices.sort_by_key(|(p, _)| p.key());
+        let choices = super::choices(solver, &replies);
         let mut counter = Counter::new(solver.graph());
         for (&after, &r) in &replies {
             counter.answer(after, r);
