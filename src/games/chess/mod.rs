@@ -3,10 +3,12 @@
 //! analysis of every legal position's distance to mate.
 //!
 //! `board` holds the rules, `fen` reads and writes positions, `tablebase`
-//! solves an ending, and `census` counts the solved positions.
+//! solves an ending, `census` counts the solved positions, and
+//! `challenge` is mate in N against a perfect defender.
 
 pub mod board;
 pub mod census;
+pub mod challenge;
 pub mod fen;
 pub mod tablebase;
 

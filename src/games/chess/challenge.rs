@@ -1,0 +1,363 @@
+//! Mate in N against a perfect defender: the reader plays White from a
+//! start, with that start's distance to mate plus a few spare moves to
+//! mate in; Black answers every move from the tablebase, with a reply that
+//! puts mate off longest (a draw, if it has one), equal replies broken by
+//! the seed. So every state is a White-to-move position and the moves left
+//! (or an end), no state repeats (the moves left fall by one each move),
+//! and the state graph is finite. A move too slow to mate in the moves
+//! left, and one that leaves the queen or rook to be taken, each lead to
+//! one state of their own, whatever the position: a page that says so.
+//!
+//! Invariant: a state's position is legal; while the challenge goes on,
+//! White is to move and its distance to mate is at most the moves left;
+//! Black's reply is a function of the position it faces and the seed, the
+//! same on every run.
+
+use std::sync::OnceLock;
+
+use super::{Color, Dtm, Ending, Move, Position, Square, Status, Tablebase};
+
+/// The most moves left a challenge allows: KRK's longest mate, 16, and
+/// 15 spare.
+pub const MAX_LEFT: u8 = 31;
+
+/// `ending`'s tablebase, solved the first time it is asked for (about
+/// 0.1 s), then shared.
+pub fn tablebase(ending: Ending) -> &'static Tablebase {
+    static TABLES: [OnceLock<Tablebase>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[ending as usize].get_or_init(|| Tablebase::solve(ending))
+}
+
+/// How a challenge ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum End {
+    /// White mated Black in time.
+    Mated,
+    /// Black, not in check, has no move: a draw.
+    Stalemate,
+    /// Black took the queen or rook: a draw.
+    Taken,
+    /// Mate is no longer possible within the moves left.
+    TooSlow,
+}
+
+/// A challenge: where it starts, how many spare moves it gives, and the
+/// seed breaking ties between Black's equal replies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// The start, White to move, not a draw.
+    pub start: Position,
+    /// Moves beyond the start's distance to mate.
+    pub spare: u8,
+    /// Breaks ties between Black's equal replies.
+    pub seed: u64,
+}
+
+/// A state of a challenge: the position, White's moves left, and the
+/// square Black's king came from, if Black has moved; or one of the two
+/// ends every position shares (`lost`: too slow, or the piece taken).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Challenge {
+    position: Position,
+    left: u8,
+    came_from: Option<Square>,
+    lost: Option<Lost>,
+    start: Position,
+    seed: u64,
+}
+
+/// The ends a challenge collapses into one state each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Lost {
+    TooSlow,
+    Taken,
+}
+
+/// Why a challenge cannot start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// Black is to move: White starts.
+    BlackToMove,
+    /// The start is a draw.
+    Drawn,
+    /// The start's mate and the spare moves come to more than
+    /// [`MAX_LEFT`].
+    TooLong(u8),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::BlackToMove => f.write_str("the start has Black to move; White starts"),
+            StartError::Drawn => f.write_str("the start is a draw: White cannot force mate"),
+            StartError::TooLong(n) => {
+                write!(f, "{n} moves to mate in is more than {MAX_LEFT}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// The distance to mate of a position, `None` for a draw.
+fn dtm(position: Position) -> Option<u8> {
+    match tablebase(position.ending()).dtm(position) {
+        Some(Dtm::Mate(n)) => Some(n),
+        _ => None,
+    }
+}
+
+/// A 64-bit mix (splitmix64's finaliser), for breaking ties by the seed.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl Challenge {
+    /// The challenge of `rules`: its start, with its mate plus the spare
+    /// moves to mate in.
+    pub fn new(rules: Rules) -> Result<Challenge, StartError> {
+        if rules.start.turn() != Color::White {
+            return Err(StartError::BlackToMove);
+        }
+        let mate = dtm(rules.start).ok_or(StartError::Drawn)?;
+        let left = mate.saturating_add(rules.spare);
+        if left > MAX_LEFT {
+            return Err(StartError::TooLong(left));
+        }
+        Ok(Challenge {
+            position: rules.start,
+            left,
+            came_from: None,
+            lost: None,
+            start: rules.start,
+            seed: rules.seed,
+        })
+    }
+
+    /// The position (the start, on a page every position shares: too
+    /// slow, or the piece taken).
+    pub fn position(self) -> Position {
+        self.position
+    }
+
+    /// White's moves left to mate in.
+    pub fn left(self) -> u8 {
+        self.left
+    }
+
+    /// The square Black's king came from on its last move, if it moved.
+    pub fn came_from(self) -> Option<Square> {
+        self.came_from
+    }
+
+    /// How the challenge ended, or `None` while it goes on.
+    pub fn end(self) -> Option<End> {
+        match self.lost {
+            Some(Lost::TooSlow) => return Some(End::TooSlow),
+            Some(Lost::Taken) => return Some(End::Taken),
+            None => {}
+        }
+        match self.position.status() {
+            Status::Checkmate => Some(End::Mated),
+            Status::Stalemate => Some(End::Stalemate),
+            Status::Taken => Some(End::Taken),
+            Status::Ongoing => match dtm(self.position) {
+                Some(n) if n <= self.left => None,
+                _ => Some(End::TooSlow),
+            },
+        }
+    }
+
+    /// White's legal moves while the challenge goes on.
+    pub fn moves(self) -> impl Iterator<Item = Move> {
+        let open = self.end().is_none();
+        self.position
+            .legal_moves()
+            .into_iter()
+            .filter(move |_| open)
+    }
+
+    /// Black's answer to `after` (Black to move, not over): of its moves,
+    /// one that puts mate off longest (a draw first), the seed choosing
+    /// among equals.
+    pub fn reply(self, after: Position) -> Option<Move> {
+        let rank = |m: Move| {
+            let next = after.play(m).expect("a legal reply");
+            let far = dtm(next).map_or(u16::MAX, u16::from);
+            let key = u64::from(after.key()) << 16 | u64::from(m.from.index() as u8) << 8;
+            let tie = mix(self.seed ^ key ^ m.to.index() as u64);
+            (far, tie)
+        };
+        after.legal_moves().into_iter().max_by_key(|&m| rank(m))
+    }
+
+    /// The state after White's `mov` and Black's reply, or `None` if the
+    /// move is not legal here or the challenge is over.
+    pub fn play(self, mov: Move) -> Option<Challenge> {
+        if self.end().is_some() {
+            return None;
+        }
+        let after = self.position.play(mov).ok()?;
+        let left = self.left - 1;
+        let (position, came_from) = match after.status() {
+            Status::Ongoing => {
+                let reply = self.reply(after).expect("Black has a move");
+                (after.play(reply).expect("a legal reply"), Some(reply.from))
+            }
+            _ => (after, None),
+        };
+        let next = Challenge {
+            position,
+            left,
+            came_from,
+            lost: None,
+            start: self.start,
+            seed: self.seed,
+        };
+        // One page for each way to lose the chance of mate.
+        let lost = match next.end() {
+            Some(End::TooSlow) => Some(Lost::TooSlow),
+            Some(End::Taken) => Some(Lost::Taken),
+            _ => None,
+        };
+        Some(match lost {
+            None => next,
+            Some(_) => Challenge {
+                position: self.start,
+                left: 0,
+                came_from: None,
+                lost,
+                ..next
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, HashSet, VecDeque};
+
+    use super::*;
+
+    fn start(fen: &str, spare: u8) -> Challenge {
+        let start = Position::from_fen(fen).unwrap();
+        Challenge::new(Rules {
+            start,
+            spare,
+            seed: 0,
+        })
+        .unwrap()
+    }
+
+    /// Every state reachable from `c`, with how it ended.
+    fn reachable(c: Challenge) -> Vec<Challenge> {
+        let mut seen = HashSet::from([c]);
+        let mut queue = VecDeque::from([c]);
+        let mut out = Vec::new();
+        while let Some(s) = queue.pop_front() {
+            out.push(s);
+            for m in s.moves() {
+                let next = s.play(m).unwrap();
+                if seen.insert(next) {
+                    queue.push_back(next);
+                }
+            }
+        }
+        out
+    }
+
+    /// The defaults: KQK from Ke1 Qd1 ke8 is mate in 8, KRK from
+    /// Ke1 Ra1 ke8 mate in 12; with no spare move only the best moves
+    /// stay in the challenge, and with best play White mates in exactly
+    /// that many moves, whatever Black does.
+    #[test]
+    fn the_default_starts_are_mate_in_8_and_12() {
+        for (fen, mate) in [
+            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 8),
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 12),
+        ] {
+            let c = start(fen, 0);
+            assert_eq!(c.left(), mate, "{fen}");
+            let states = reachable(c);
+            let mated = states
+                .iter()
+                .filter(|s| s.end() == Some(End::Mated))
+                .count();
+            assert!(mated > 0, "{fen}");
+            for s in &states {
+                if s.end().is_none() {
+                    assert!(dtm(s.position()).unwrap() <= s.left(), "{s:?}");
+                }
+                if s.end() == Some(End::Mated) {
+                    assert_eq!(s.left(), 0, "mate comes on the last move: {s:?}");
+                }
+            }
+        }
+    }
+
+    /// Black always defends perfectly: its reply has the largest distance
+    /// to mate of all its replies, and a draw when it has one.
+    #[test]
+    fn black_puts_mate_off_longest() {
+        let c = start("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 2);
+        for s in reachable(c).into_iter().filter(|s| s.end().is_none()) {
+            for m in s.moves() {
+                let after = s.position().play(m).unwrap();
+                if after.status() != Status::Ongoing {
+                    continue;
+                }
+                let reply = s.reply(after).unwrap();
+                let got = dtm(after.play(reply).unwrap()).map_or(u16::MAX, u16::from);
+                let best = after
+                    .legal_moves()
+                    .into_iter()
+                    .map(|r| dtm(after.play(r).unwrap()).map_or(u16::MAX, u16::from))
+                    .max()
+                    .unwrap();
+                assert_eq!(got, best, "{after:?}");
+            }
+        }
+    }
+
+    /// How many states each default challenge has, by spare moves (shown
+    /// with `--nocapture`), and how they end: a mate needs no more moves
+    /// than given, and every end is one of the four.
+    #[test]
+    fn the_challenges_are_finite_and_end_four_ways() {
+        for (fen, name) in [
+            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "KQK"),
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "KRK"),
+        ] {
+            for spare in 0..=2 {
+                let states = reachable(start(fen, spare));
+                let mut ends: BTreeMap<String, usize> = BTreeMap::new();
+                for s in &states {
+                    *ends.entry(format!("{:?}", s.end())).or_default() += 1;
+                }
+                eprintln!("{name}, {spare} spare: {} states, {ends:?}", states.len());
+                // Too slow and taken are a state each.
+                assert!(ends.get("Some(TooSlow)").is_none_or(|&n| n == 1));
+                assert!(ends.get("Some(Taken)").is_none_or(|&n| n == 1));
+                if spare > 0 {
+                    assert!(ends.contains_key("Some(TooSlow)"), "{name} {spare}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_start_must_be_white_to_move_and_won() {
+        let black = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
+        // A FEN of a start is White to move; build Black to move by hand.
+        assert!(black.is_err());
+        let rules = |spare| Rules {
+            start: Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap(),
+            spare,
+            seed: 0,
+        };
+        assert_eq!(Challenge::new(rules(20)), Err(StartError::TooLong(32)));
+        assert!(Challenge::new(rules(19)).is_ok());
+    }
+}
