@@ -157,7 +157,10 @@ pub fn screen<G: Game>(
     });
     let choices = choice_verdicts(solver, view);
     // Picking up a piece that cannot move is never the best choice.
-    let stuck = |c: Choice<G::Move>| matches!(c, Choice::Pick(cell) if !board.moves().any(|m| G::piece(m) == Some(cell)));
+    let stuck = |c: Choice<G::Move>| match c {
+        Choice::Pick(cell) => !board.moves().any(|m| G::piece(m) == Some(cell)),
+        _ => false,
+    };
     let best = (choices.iter())
         .filter(|(_, c, _)| !stuck(*c))
         .map(|(_, _, v)| v.rank())
@@ -176,8 +179,8 @@ pub fn screen<G: Game>(
         }
         let image = view.noted_image(cell, note);
         let cell_view = &mut s.cells[cell];
-        // The cell's own label already says what a choice that takes a
-        // selection back does ("put disc 2 back").
+        // The cell's own label already says what putting a piece back
+        // does ("put disc 2 back").
         let count = said.strip_prefix(TAKES_BACK).unwrap_or(&said);
         let mut label = String::with_capacity(cell_view.label.len() + 2 + count.len());
         label.push_str(&cell_view.label);
