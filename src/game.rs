@@ -173,7 +173,7 @@ pub enum MapStyle {
     /// optimal play for each side, from the solver. Each side's mark is
     /// strokes in a 100 by 100 cell, drawn by the map.
     Marks([&'static [Stroke]; 2]),
-    /// A puzzle: its state graph, each resting position a node at its
+    /// A puzzle: its state graph, each position a node at its
     /// [`Game::map_point`], one move an edge.
     Graph,
 }

@@ -775,7 +775,7 @@ Where {other} answers in a square, that square holds the map from there, a third
     }
 }
 
-/// The map of a puzzle: its state graph, each resting position a node
+/// The map of a puzzle: its state graph, each position a node
 /// linking to its page in `../<analysis>/`, one move an edge, and the
 /// shortest solution from the start in the map colour.
 ///
@@ -808,11 +808,7 @@ pub fn graph<G: Game>(solver: &Solver<G>, analysis: &str) -> Map {
     // has no moves of its own).
     let pairs: std::collections::BTreeSet<(G, G)> = nodes
         .iter()
-        .flat_map(|&(p, _)| {
-            resting_neighbours(p)
-                .into_iter()
-                .map(move |q| (p.min(q), p.max(q)))
-        })
+        .flat_map(|&(p, _)| neighbours(p).into_iter().map(move |q| (p.min(q), p.max(q))))
         .collect();
     let line = |p: G, q: G| {
         let ((x1, y1), (x2, y2)) = (at(p), at(q));
@@ -912,7 +908,7 @@ apart. The thick red line is the shortest solution, from Start to Goal.",
 }
 
 /// The nodes of a puzzle's map one move from `p`, in order.
-pub fn resting_neighbours<G: Game>(p: G) -> Vec<G> {
+pub fn neighbours<G: Game>(p: G) -> Vec<G> {
     let mut out: Vec<G> = crate::graph::moves(p).map(|(_, next)| next).collect();
     out.sort();
     out.dedup();
@@ -978,7 +974,7 @@ two positions one move apart. The thick red line is the shortest solution, from 
                 let Some((x, y)) = p.map_point() else {
                     continue;
                 };
-                for q in resting_neighbours(p) {
+                for q in neighbours(p) {
                     let (u, v) = q.map_point().unwrap();
                     let d = ((x - u).powi(2) + (y - v).powi(2)).sqrt();
                     assert!((d - 1.0).abs() < 1e-9, "{p:?} to {q:?}: {d}");

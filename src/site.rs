@@ -64,8 +64,9 @@ fn home_files(
     home
 }
 
-/// The maps on one page to print ([`ebook::pdf::poster`]).
-fn poster(maps: &[(String, &str, crate::map::Map)], assets: &Assets) -> ebook::pdf::Poster {
+/// The maps on one page to print ([`ebook::pdf::poster`]), as the build
+/// draws it (the home page gives its smallest squares).
+pub fn poster(maps: &[(String, &str, crate::map::Map)], assets: &Assets) -> ebook::pdf::Poster {
     let on_poster: Vec<ebook::pdf::PosterMap> = maps
         .iter()
         .map(|(_, _, m)| ebook::pdf::PosterMap {

@@ -2,7 +2,7 @@
 //! tree of each tic-tac-toe map rebuilt from its links and their squares
 //! and checked against the solver (every reply covered, every map move
 //! best, every link on its position's page, the fewest boards), and the
-//! Towers of Hanoi's map checked against the puzzle (every resting
+//! Towers of Hanoi's map checked against the puzzle (every
 //! position once, the edges exactly the legal moves, the corners, the
 //! shortest solution).
 
@@ -364,9 +364,9 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
         assert!(svg.contains(&format!(">{words}</text>")), "{words}");
     }
     let solver = tictactoe_book::site::hanoi_solver(4);
-    let resting: BTreeSet<Hanoi> = solver.graph().boards().iter().copied().collect();
-    assert_eq!(resting.len(), 81);
-    let by_key: BTreeMap<u32, Hanoi> = resting.iter().map(|p| (p.key(), *p)).collect();
+    let positions: BTreeSet<Hanoi> = solver.graph().boards().iter().copied().collect();
+    assert_eq!(positions.len(), 81);
+    let by_key: BTreeMap<u32, Hanoi> = positions.iter().map(|p| (p.key(), *p)).collect();
     // Nodes: a link each, a disc round its point.
     let point = |x: f64, y: f64| ((x * 1000.0).round() as i64, (y * 1000.0).round() as i64);
     let mut at: BTreeMap<(i64, i64), Hanoi> = BTreeMap::new();
@@ -390,7 +390,7 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
         assert!(page_exists(&href), "{href}");
     }
     let nodes: BTreeSet<Hanoi> = at.values().copied().collect();
-    assert_eq!(nodes, resting, "every resting position once");
+    assert_eq!(nodes, positions, "every position once");
     // Each node a dot, the solution's in a layer of their own.
     let dots = |class: &str| -> BTreeSet<Hanoi> {
         let group = format!("<g class=\"{class}\" fill=\"");
@@ -406,7 +406,7 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
     assert!(dots("positions").is_disjoint(&solution_dots));
     assert_eq!(
         &dots("positions") | &solution_dots,
-        resting,
+        positions,
         "a dot a position"
     );
     // Edges: the grey path's segments, exactly the legal moves.
@@ -444,7 +444,7 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
             (s[0].min(s[1]), s[0].max(s[1]))
         })
         .collect();
-    let legal: BTreeSet<(Hanoi, Hanoi)> = resting
+    let legal: BTreeSet<(Hanoi, Hanoi)> = positions
         .iter()
         .flat_map(|&p| p.neighbours().map(move |q| (p.min(q), p.max(q))))
         .collect();

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use tictactoe_book::ebook::pdf::{PosterMap, poster};
+use tictactoe_book::assets::Assets;
 use tictactoe_book::games::tictactoe::Board;
 use tictactoe_book::graph::StateGraph;
 use tictactoe_book::site;
@@ -118,18 +118,8 @@ fn the_poster_squares_are_as_wide_as_the_words_say() {
     let solver = Solver::new(StateGraph::<Board>::new());
     let hanoi = site::hanoi_solver(4);
     let maps = site::maps(&solver, &hanoi);
-    let on_poster: Vec<PosterMap> = maps
-        .iter()
-        .map(|(_, _, m)| PosterMap {
-            title: &m.title,
-            about: &m.paper,
-            picture: &m.picture,
-            aspect: m.aspect as f32,
-            labels: &m.labels,
-        })
-        .collect();
-    let font = std::fs::read(repo().join("static/DejaVuSans.ttf")).unwrap();
-    let drawn = poster("The maps of perfect play", &on_poster, &font)
+    let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
+    let drawn = site::poster(&maps, &assets)
         .smallest_square_mm
         .expect("a map of marks");
     let want = format!("{drawn:.1}");
