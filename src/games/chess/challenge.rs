@@ -53,6 +53,35 @@ pub struct Rules {
     pub seed: u64,
 }
 
+impl Rules {
+    /// The start a challenge of `ending` has by default: KQK from Ke1 Qd1
+    /// ke8 (mate in 8), KRK from Ke1 Ra1 ke8 (mate in 12).
+    pub const fn start_fen(ending: Ending) -> &'static str {
+        match ending {
+            Ending::Kqk => "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+            Ending::Krk => "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        }
+    }
+
+    /// The spare moves a challenge of `ending` gives by default: as many
+    /// as keep each of its books within its budget.
+    pub const fn default_spare(ending: Ending) -> u8 {
+        match ending {
+            Ending::Kqk => 0,
+            Ending::Krk => 1,
+        }
+    }
+
+    /// The default challenge of `ending`, its ties broken by `seed`.
+    pub fn default_for(ending: Ending, seed: u64) -> Rules {
+        Rules {
+            start: Position::from_fen(Rules::start_fen(ending)).expect("a legal start"),
+            spare: Rules::default_spare(ending),
+            seed,
+        }
+    }
+}
+
 /// A state of a challenge: the position, White's moves left, and the
 /// square Black's king came from, if Black has moved; or one of the two
 /// ends every position shares (`lost`: too slow, or the piece taken).
