@@ -358,8 +358,9 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// up), for a page's title and screen readers, onto `out`.
     fn push_title(self, picked: Option<usize>, out: &mut String);
     /// A line a screen shows under the heading, if the position calls for
-    /// one ("No one can make three in a row any more.").
-    fn remark(self) -> Option<&'static str>;
+    /// one ("No one can make three in a row any more.", "Black played
+    /// Kd7.").
+    fn remark(self) -> Option<Cow<'static, str>>;
     /// The cells as text, in reading order (with the piece on `picked`
     /// picked up), for `positions.json`.
     fn text(self, picked: Option<usize>) -> String;

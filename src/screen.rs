@@ -227,7 +227,7 @@ impl Screen {
             target,
             title,
             heading,
-            lines: position.remark().into_iter().map(String::from).collect(),
+            lines: position.remark().into_iter().map(Cow::into_owned).collect(),
             cells,
             columns,
             over,

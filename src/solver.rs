@@ -11,7 +11,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::game::{Game, Outcome, Verdict};
+use crate::game::{Game, Outcome, Side, Verdict};
 use crate::graph::{StateGraph, moves};
 
 /// The value of a position or move for the side to move: a win, draw or
@@ -115,7 +115,8 @@ pub struct Solver<G: Game> {
 
 impl<G: Game> Solver<G> {
     /// Solves every position of `graph`. A puzzle's score is a win in as
-    /// many moves as its goal is away (a draw if it cannot be reached);
+    /// many moves as its goal is away (a loss where it is lost, a draw
+    /// where it cannot be reached otherwise);
     /// a two-player game's, its negamax value.
     ///
     /// # Panics
@@ -151,6 +152,7 @@ impl<G: Game> Solver<G> {
                     match G::PLAYERS {
                         // One move more, the puzzle's one player's.
                         1 if v.is_win() => Score::win_in(v.plies() + 1),
+                        1 if v.is_loss() => Score::loss_in(0),
                         1 => Score::DRAW,
                         _ => v.back_up(),
                     },
@@ -182,8 +184,9 @@ fn negamax<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
 
 /// A puzzle's scores: a breadth-first search from every solved position
 /// along the moves backwards, so each position's score counts the fewest
-/// moves to the goal, whatever cycles play has; a draw where it cannot be
-/// reached.
+/// moves to the goal, whatever cycles play has; where it cannot be
+/// reached, a loss if the puzzle is lost there (an end won by the other
+/// side, such as a chess challenge's "too slow"), else a draw.
 fn distances<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
     let positions = graph.boards();
     let mut into: Vec<Vec<u32>> = vec![Vec::new(); positions.len()];
@@ -211,7 +214,12 @@ fn distances<G: Game>(graph: &StateGraph<G>) -> Vec<Score> {
         }
     }
     left.into_iter()
-        .map(|d| d.map_or(Score::DRAW, Score::win_in))
+        .zip(positions)
+        .map(|(d, p)| match (d, p.outcome()) {
+            (Some(d), _) => Score::win_in(d),
+            (None, Some(Outcome::Won(Side::Second))) => Score::loss_in(0),
+            (None, _) => Score::DRAW,
+        })
         .collect()
 }
 

@@ -542,7 +542,7 @@ one move apart: the Sierpinski triangle. All the discs on one peg are its three 
         out.push_str(" - The Towers of Hanoi");
     }
 
-    fn remark(self) -> Option<&'static str> {
+    fn remark(self) -> Option<Cow<'static, str>> {
         None
     }
 

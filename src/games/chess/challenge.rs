@@ -4,7 +4,9 @@
 //! puts mate off longest (a draw, if it has one), equal replies broken by
 //! the seed. So every state is a White-to-move position and the moves left
 //! (or an end), no state repeats (the moves left fall by one each move),
-//! and the state graph is finite. A move too slow to mate in the moves
+//! and the state graph is finite. Where Black's king came from is not part
+//! of a state: two ways into one position with the same moves left are
+//! one page. A move too slow to mate in the moves
 //! left, and one that leaves the queen or rook to be taken, each lead to
 //! one state of their own, whatever the position: a page that says so.
 //!
@@ -15,7 +17,7 @@
 
 use std::sync::OnceLock;
 
-use super::{Color, Dtm, Ending, Move, Position, Square, Status, Tablebase};
+use super::{Color, Dtm, Ending, Move, Position, Status, Tablebase};
 
 /// The most moves left a challenge allows: KRK's longest mate, 16, and
 /// 15 spare.
@@ -82,14 +84,15 @@ impl Rules {
     }
 }
 
-/// A state of a challenge: the position, White's moves left, and the
-/// square Black's king came from, if Black has moved; or one of the two
-/// ends every position shares (`lost`: too slow, or the piece taken).
+/// A state of a challenge: the position and White's moves left, or one of
+/// the two ends every position shares (`lost`: too slow, or the piece
+/// taken). `total` is the moves to mate in at the start, the same for
+/// every state of a challenge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Challenge {
     position: Position,
     left: u8,
-    came_from: Option<Square>,
+    total: u8,
     lost: Option<Lost>,
     start: Position,
     seed: u64,
@@ -107,6 +110,8 @@ enum Lost {
 pub enum StartError {
     /// Black is to move: White starts.
     BlackToMove,
+    /// The start is of the other ending than this one.
+    Ending(Ending),
     /// The start is a draw.
     Drawn,
     /// The start's mate and the spare moves come to more than
@@ -118,6 +123,7 @@ impl std::fmt::Display for StartError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StartError::BlackToMove => f.write_str("the start has Black to move; White starts"),
+            StartError::Ending(e) => write!(f, "the start is not a {} position", e.name()),
             StartError::Drawn => f.write_str("the start is a draw: White cannot force mate"),
             StartError::TooLong(n) => {
                 write!(f, "{n} moves to mate in is more than {MAX_LEFT}")
@@ -158,7 +164,7 @@ impl Challenge {
         Ok(Challenge {
             position: rules.start,
             left,
-            came_from: None,
+            total: left,
             lost: None,
             start: rules.start,
             seed: rules.seed,
@@ -176,9 +182,15 @@ impl Challenge {
         self.left
     }
 
-    /// The square Black's king came from on its last move, if it moved.
-    pub fn came_from(self) -> Option<Square> {
-        self.came_from
+    /// The moves to mate in at the start.
+    pub fn total(self) -> u8 {
+        self.total
+    }
+
+    /// Whether Black's king has just moved: White has moved, and the
+    /// challenge goes on.
+    pub fn black_moved(self) -> bool {
+        self.left < self.total && self.end().is_none()
     }
 
     /// How the challenge ended, or `None` while it goes on.
@@ -230,20 +242,18 @@ impl Challenge {
         }
         let after = self.position.play(mov).ok()?;
         let left = self.left - 1;
-        let (position, came_from) = match after.status() {
+        let position = match after.status() {
             Status::Ongoing => {
                 let reply = self.reply(after).expect("Black has a move");
-                (after.play(reply).expect("a legal reply"), Some(reply.from))
+                after.play(reply).expect("a legal reply")
             }
-            _ => (after, None),
+            _ => after,
         };
         let next = Challenge {
             position,
             left,
-            came_from,
             lost: None,
-            start: self.start,
-            seed: self.seed,
+            ..self
         };
         // One page for each way to lose the chance of mate.
         let lost = match next.end() {
@@ -256,7 +266,6 @@ impl Challenge {
             Some(_) => Challenge {
                 position: self.start,
                 left: 0,
-                came_from: None,
                 lost,
                 ..next
             },

@@ -278,8 +278,8 @@ winner's moves. The best moves are framed.",
         out.push_str(" - Tic-tac-toe");
     }
 
-    fn remark(self) -> Option<&'static str> {
-        (!self.is_over() && self.is_dead()).then_some(DEAD_LINE)
+    fn remark(self) -> Option<Cow<'static, str>> {
+        (!self.is_over() && self.is_dead()).then_some(Cow::Borrowed(DEAD_LINE))
     }
 
     /// `X`, `O` and `.`, in reading order.

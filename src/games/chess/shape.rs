@@ -1,0 +1,763 @@
+//! A chess challenge as a [`Game`]: mate in N against a perfect defender
+//! ([`Challenge`]), drawn as a board of 64 squares with the files' letters
+//! under it, a move tapped in two (a white piece, then its square), in a
+//! chess player's words ("e1: white king", "d7: move the rook here",
+//! "Black played Kd7.").
+//!
+//! Invariant: every state of a challenge has its own key, and each of its
+//! two picked views the next two keys; a square's image is its content
+//! ([`Content`]) times two plus its shade, so the pictures of both shades
+//! sit side by side in [`IMAGES`].
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::challenge::{self, Challenge, End};
+use super::{Ending, Move, Position, Square};
+use crate::game::{Face, Game, Note, Outcome, Side, Texts, Verdict};
+
+/// What a square shows, its index in [`IMAGES`] over two (the shade is
+/// the low bit): the order `draw-images` draws them in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Content {
+    /// Nothing.
+    Empty = 0,
+    /// The white king (then the queen and the rook: the piece is the
+    /// king's content plus one or two).
+    King = 1,
+    /// The black king.
+    BlackKing = 4,
+    /// The white king, picked up (the queen and the rook follow it).
+    KingPicked = 5,
+    /// A square the picked piece may go to.
+    Target = 8,
+    /// The white king framed as the best piece to move (then the queen
+    /// and the rook).
+    KingBest = 9,
+    /// A move too slow to mate in time.
+    TooSlow = 12,
+    /// A move that draws.
+    Draws = 13,
+    /// The black king, mated.
+    Mated = 14,
+    /// Mate in 1 (to [`MAX_LEFT`](challenge::MAX_LEFT)), then the same
+    /// framed as best.
+    MateIn1 = 15,
+}
+
+/// How many squares a "mate in N" picture is drawn for: 1 to 31.
+const MATES: usize = challenge::MAX_LEFT as usize;
+
+/// The image of `content` (plus `offset`, for a piece after the king or
+/// a mate after 1) on a square of `shade` (0 light, 1 dark).
+fn image(content: Content, offset: usize, shade: usize) -> usize {
+    (content as usize + offset) * 2 + shade
+}
+
+/// The first file letter's image, after every square's.
+const FILE_LETTERS: usize = (Content::MateIn1 as usize + 2 * MATES) * 2;
+
+/// The rows of squares: eight, with the file letters' row under them.
+const RANKS: usize = 8;
+
+/// The reading-order cell of a square: a8 is 0, h1 is 63.
+fn cell_of(square: Square) -> usize {
+    (7 - usize::from(square.rank())) * 8 + usize::from(square.file())
+}
+
+/// The square of a cell, if it is one (not a file letter).
+fn square_of(cell: usize) -> Option<Square> {
+    (cell < 64).then(|| Square::at((cell % 8) as u8, 7 - (cell / 8) as u8).expect("on the board"))
+}
+
+/// A square's shade: 1 for a dark square (a1 is dark), 0 for a light one.
+fn shade(square: Square) -> usize {
+    usize::from((square.file() + square.rank()) % 2 == 0)
+}
+
+/// Which ending a [`Mate`] plays, and its words: one type a ending, so
+/// each has its own titles, book names and cover.
+pub trait Kind:
+    Copy + Eq + Ord + std::hash::Hash + fmt::Debug + Default + Send + Sync + 'static
+{
+    /// The ending.
+    const ENDING: Ending;
+    /// Its words.
+    const TEXTS: Texts;
+    /// Its books' cover.
+    const COVER: &'static str;
+}
+
+/// King and queen against king.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Queen;
+
+/// King and rook against king.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rook;
+
+/// The words of both endings, `$piece` the white piece's name.
+macro_rules! texts {
+    ($title:literal, $piece:literal) => {
+        Texts {
+            title: $title,
+            stem: "chess",
+            rules: concat!(
+                "White has a king and a ",
+                $piece,
+                ", Black a lone king. Mate within the moves the heading gives, against a perfect \
+defender: Black always puts mate off longest. Select a white piece, then the square it goes to; \
+select the piece again to let it go. A move too slow to mate in time, or one that leaves the ",
+                $piece,
+                " to be taken, ends the try. To take a move back, go back."
+            ),
+            paper_rules: concat!(
+                "White has a king and a ",
+                $piece,
+                ", Black a lone king. Mate within the moves the heading gives, against a perfect \
+defender: Black always puts mate off longest. Each white piece prints the number of the page \
+where it is picked up, and each square it may go to the page after that move (on a screen, each \
+is also a link). To take a move back, turn back to the page you came from."
+            ),
+            play_about: "Mate in N against a perfect defender: every position is a page, and a \
+move is two taps, the piece and then its square.",
+            play_start: "Start the challenge",
+            analysis_about: "Every square a selected piece may go to says what that move is \
+worth: #7 is mate in 7, ½ a draw, a cross too slow to mate in time. The best moves are framed, \
+and the heading gives mate in N with best play.",
+            analysis_start: "Start the challenge",
+            play_name: $title,
+            play_title: $title,
+            analysis_name: concat!($title, ", analysed"),
+            again: "Start again",
+        }
+    };
+}
+
+impl Kind for Queen {
+    const ENDING: Ending = Ending::Kqk;
+    const TEXTS: Texts = texts!("Mate with King and Queen", "queen");
+    const COVER: &'static str = "kqk-cover";
+}
+
+impl Kind for Rook {
+    const ENDING: Ending = Ending::Krk;
+    const TEXTS: Texts = texts!("Mate with King and Rook", "rook");
+    const COVER: &'static str = "krk-cover";
+}
+
+/// A challenge's rules for ending `K`: its default is the ending's
+/// default challenge ([`challenge::Rules::default_for`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MateRules<K> {
+    /// The start, the spare moves and the seed; the start is of `K`'s
+    /// ending.
+    pub rules: challenge::Rules,
+    kind: PhantomData<K>,
+}
+
+impl<K: Kind> MateRules<K> {
+    /// `rules`, if its start is `K`'s ending and starts a challenge.
+    pub fn new(rules: challenge::Rules) -> Result<MateRules<K>, challenge::StartError> {
+        if rules.start.ending() != K::ENDING {
+            return Err(challenge::StartError::Ending(K::ENDING));
+        }
+        Challenge::new(rules)?;
+        Ok(MateRules {
+            rules,
+            kind: PhantomData,
+        })
+    }
+}
+
+impl<K: Kind> Default for MateRules<K> {
+    fn default() -> Self {
+        MateRules::new(challenge::Rules::default_for(K::ENDING, 0)).expect("a default start")
+    }
+}
+
+/// Mate in N with `K`'s ending, as a game: a [`Challenge`] state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Mate<K> {
+    challenge: Challenge,
+    kind: PhantomData<K>,
+}
+
+/// Why [`Mate::play`] refused a move: it is not one of the challenge's
+/// moves here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotAMove(pub Move);
+
+impl fmt::Display for NotAMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not a move of the challenge here", self.0)
+    }
+}
+
+impl std::error::Error for NotAMove {}
+
+/// "1 move" or "8 moves".
+fn moves_word(n: u8) -> String {
+    if n == 1 {
+        "1 move".to_string()
+    } else {
+        format!("{n} moves")
+    }
+}
+
+impl<K: Kind> Mate<K> {
+    /// The challenge state.
+    pub fn challenge(self) -> Challenge {
+        self.challenge
+    }
+
+    fn of(challenge: Challenge) -> Mate<K> {
+        Mate {
+            challenge,
+            kind: PhantomData,
+        }
+    }
+
+    fn position(self) -> Position {
+        self.challenge.position()
+    }
+
+    /// The squares the piece on `from` may go to, as a bitboard.
+    fn targets(self, from: Square) -> u64 {
+        self.challenge
+            .moves()
+            .filter(|m| m.from == from)
+            .fold(0, |b, m| b | 1 << m.to.index())
+    }
+
+    /// What stands on `square`, with `picked` picked up: the content and
+    /// the words of it ("white king").
+    fn content(self, picked: Option<usize>, square: Square) -> (Content, usize, &'static str) {
+        let p = self.position();
+        let lifted = picked == Some(cell_of(square));
+        if square == p.white_king() {
+            let c = if lifted {
+                Content::KingPicked
+            } else {
+                Content::King
+            };
+            (c, 0, "white king")
+        } else if Some(square) == p.piece() {
+            let c = if lifted {
+                Content::KingPicked
+            } else {
+                Content::King
+            };
+            let name = match K::ENDING {
+                Ending::Kqk => "white queen",
+                Ending::Krk => "white rook",
+            };
+            (c, 1 + K::ENDING as usize, name)
+        } else if square == p.black_king() {
+            let mated = self.challenge.end() == Some(End::Mated);
+            let c = if mated {
+                Content::Mated
+            } else {
+                Content::BlackKing
+            };
+            (c, 0, "black king")
+        } else {
+            let target = picked
+                .and_then(square_of)
+                .is_some_and(|from| self.targets(from) & 1 << square.index() != 0);
+            let c = if target {
+                Content::Target
+            } else {
+                Content::Empty
+            };
+            (c, 0, "empty")
+        }
+    }
+
+    /// The name of the white piece on `square`: "king", "queen", "rook".
+    fn piece_name(self, square: Square) -> &'static str {
+        if square == self.position().white_king() {
+            "king"
+        } else {
+            K::ENDING.piece_name()
+        }
+    }
+}
+
+/// Each state a key of its own, times three: the state's own page, then
+/// its king's and its piece's picked up.
+const VIEWS: u32 = 3;
+
+/// The key of a state before the views: the three pieces' squares, the
+/// moves left, and which of the four kinds of state it is.
+fn state_key(c: Challenge) -> u32 {
+    let slot = match c.end() {
+        None => 0,
+        Some(End::Mated | End::Stalemate) => 1,
+        Some(End::TooSlow) => 2,
+        Some(End::Taken) => 3,
+    };
+    let p = c.position();
+    let piece = p.piece().expect("a state's position has the white piece");
+    let squares = (p.white_king().index() * 64 + piece.index()) * 64 + p.black_king().index();
+    ((squares as u32 * 32 + u32::from(c.left())) * 4 + slot) * VIEWS
+}
+
+impl<K: Kind> Game for Mate<K> {
+    type Move = Move;
+    type Rules = MateRules<K>;
+    type Error = NotAMove;
+
+    const PLAYERS: u8 = 1;
+    const IMAGES: &'static [&'static str] = IMAGES;
+    const COVER: &'static str = K::COVER;
+    const KEYS: u32 = 64 * 64 * 64 * 32 * 4 * VIEWS;
+    const TEXTS: Texts = K::TEXTS;
+    /// Squares are numbered in reading order, a8 first.
+    const CELL_NOTE: Option<&'static str> =
+        Some("square 0 is a8, 7 is h8, 56 is a1 and 63 is h1; cells 64 to 71 are the file letters");
+
+    /// # Panics
+    /// If `rules` do not start a challenge: [`MateRules::new`] checks them.
+    fn start(rules: MateRules<K>) -> Self {
+        Mate::of(Challenge::new(rules.rules).expect("rules checked by MateRules::new"))
+    }
+
+    fn moves(self) -> impl Iterator<Item = Move> {
+        self.challenge.moves()
+    }
+
+    fn play(self, mov: Move) -> Result<Self, NotAMove> {
+        self.challenge.play(mov).map(Mate::of).ok_or(NotAMove(mov))
+    }
+
+    fn mover(self) -> Side {
+        Side::First
+    }
+
+    /// Mate solves it; a stalemate or the piece taken is a draw; too slow
+    /// is lost, the defender's win.
+    fn outcome(self) -> Option<Outcome> {
+        self.challenge.end().map(|end| match end {
+            End::Mated => Outcome::Solved,
+            End::Stalemate | End::Taken => Outcome::Draw,
+            End::TooSlow => Outcome::Won(Side::Second),
+        })
+    }
+
+    fn key(self) -> u32 {
+        state_key(self.challenge)
+    }
+
+    fn piece(mov: Move) -> Option<usize> {
+        Some(cell_of(mov.from))
+    }
+
+    fn cell(mov: Move) -> usize {
+        cell_of(mov.to)
+    }
+
+    /// The white king and the white piece, while the challenge goes on.
+    fn pieces(self) -> impl Iterator<Item = usize> {
+        let p = self.position();
+        let open = self.challenge.end().is_none();
+        [Some(p.white_king()), p.piece()]
+            .into_iter()
+            .flatten()
+            .filter(move |_| open)
+            .map(cell_of)
+    }
+
+    fn picked_key(self, cell: usize) -> u32 {
+        let king = cell == cell_of(self.position().white_king());
+        self.key() + if king { 1 } else { 2 }
+    }
+
+    fn grid(self) -> (usize, usize) {
+        (RANKS + 1, 8)
+    }
+
+    /// Eight square rows and the file letters' strip, 28 high to a
+    /// square's 100.
+    fn aspect(self) -> f64 {
+        (RANKS as f64 * 100.0 + 28.0) / 800.0
+    }
+
+    fn face(self, picked: Option<usize>, index: usize) -> Face {
+        let Some(square) = square_of(index) else {
+            let file = index - 64;
+            return Face {
+                image: FILE_LETTERS + file,
+                label: Cow::Borrowed(FILES[file]),
+                action: None,
+            };
+        };
+        let name = SQUARES[index];
+        let (content, offset, what) = self.content(picked, square);
+        let action = match content {
+            Content::King => Some(format!("{name}: {what}")),
+            Content::KingPicked => Some(format!(
+                "{name}: {what}, selected: select it again to let it go"
+            )),
+            Content::Target => {
+                let from = square_of(picked.expect("a target of a picked piece"))
+                    .expect("a piece on a square");
+                Some(format!("{name}: move the {} here", self.piece_name(from)))
+            }
+            _ => None,
+        };
+        Face {
+            image: image(content, offset, shade(square)),
+            label: Cow::Owned(format!("{name}: {what}")),
+            action: action.map(Cow::Owned),
+        }
+    }
+
+    /// A piece to pick, framed if its best move is best; a square it may
+    /// go to, "#N" for mate in N (framed if best), ½ for a draw, a cross
+    /// for too slow; the piece picked up stays as it is.
+    fn noted_image(self, picked: Option<usize>, index: usize, note: Note) -> usize {
+        let square = square_of(index).expect("a choice is on a square");
+        let (content, offset, _) = self.content(picked, square);
+        let shade = shade(square);
+        match (content, note.verdict) {
+            (Content::King, _) if note.best => image(Content::KingBest, offset, shade),
+            (Content::Target, Verdict::Win(n)) => {
+                let n = usize::from(n).clamp(1, MATES);
+                let best = if note.best { MATES } else { 0 };
+                image(Content::MateIn1, n - 1 + best, shade)
+            }
+            (Content::Target, Verdict::Draw) => image(Content::Draws, 0, shade),
+            (Content::Target, Verdict::Loss(_)) => image(Content::TooSlow, 0, shade),
+            _ => image(content, offset, shade),
+        }
+    }
+
+    /// The square it goes to: "d7".
+    fn move_name(mov: Move) -> &'static str {
+        SQUARES[cell_of(mov.to)]
+    }
+
+    fn cell_name(cell: usize) -> &'static str {
+        SQUARES.get(cell).copied().unwrap_or(FILES[cell % 8])
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "White",
+            Side::Second => "Black",
+        }
+    }
+
+    /// "mate in 7", "draw", "too slow".
+    fn push_verdict(verdict: Verdict, out: &mut String) {
+        use std::fmt::Write as _;
+        let _ = match verdict {
+            Verdict::Win(n) => write!(out, "mate in {n}"),
+            Verdict::Draw => out.write_str("draw"),
+            Verdict::Loss(_) => out.write_str("too slow"),
+        };
+    }
+
+    /// "8 moves left: mate in 7 with best play".
+    fn analysis_heading(self, _picked: Option<usize>, value: &str) -> String {
+        format!(
+            "{} left: {value} with best play",
+            moves_word(self.challenge.left())
+        )
+    }
+
+    fn heading(self, picked: Option<usize>) -> String {
+        let left = self.challenge.left();
+        match (self.challenge.end(), picked.and_then(square_of)) {
+            (Some(End::Mated), _) => "Checkmate".to_string(),
+            (Some(End::Stalemate), _) => "Stalemate: a draw".to_string(),
+            (Some(End::Taken), _) => format!("Draw: Black took the {}", K::ENDING.piece_name()),
+            (Some(End::TooSlow), _) => "Too slow".to_string(),
+            (None, None) => format!("Mate in {left}: select a white piece"),
+            (None, Some(from)) => {
+                format!(
+                    "Mate in {left}: select where the {} goes",
+                    self.piece_name(from)
+                )
+            }
+        }
+    }
+
+    /// "White: king e1, queen d1. Black: king e8. Mate in 8", the piece
+    /// picked up after it.
+    fn push_title(self, picked: Option<usize>, out: &mut String) {
+        use std::fmt::Write as _;
+        let p = self.position();
+        match self.challenge.end() {
+            Some(End::TooSlow) => out.push_str("Too slow"),
+            Some(End::Taken) => out.push_str("Draw: the piece taken"),
+            end => {
+                let piece = p.piece().expect("the piece, until taken");
+                let _ = write!(
+                    out,
+                    "White: king {}, {} {}. Black: king {}",
+                    p.white_king(),
+                    K::ENDING.piece_name(),
+                    piece,
+                    p.black_king()
+                );
+                let _ = match end {
+                    Some(End::Mated) => out.write_str(". Checkmate"),
+                    Some(_) => out.write_str(". Stalemate"),
+                    None => write!(out, ". Mate in {}", self.challenge.left()),
+                };
+                if let Some(from) = picked.and_then(square_of) {
+                    let _ = write!(out, ", the {} selected", self.piece_name(from));
+                }
+            }
+        }
+        out.push_str(" - ");
+        out.push_str(K::TEXTS.title);
+    }
+
+    fn remark(self) -> Option<Cow<'static, str>> {
+        let c = self.challenge;
+        let again = "Start again, or study the analysis.";
+        Some(Cow::Owned(match c.end() {
+            None if c.black_moved() => format!("Black played K{}.", c.position().black_king()),
+            None => return None,
+            Some(End::Mated) => format!(
+                "You mated in {}; you had {}.",
+                moves_word(c.total() - c.left()),
+                c.total()
+            ),
+            Some(End::Stalemate) => {
+                format!("Black's king is not in check and has no move. {again}")
+            }
+            Some(End::Taken) => format!(
+                "Black's king took the {}, and a king alone cannot mate. {again}",
+                K::ENDING.piece_name()
+            ),
+            Some(End::TooSlow) => format!(
+                "Against the best defence, mate is no longer possible in the moves left. {again}"
+            ),
+        }))
+    }
+
+    /// The board as a FEN's first field, the moves left, and the square
+    /// of the piece picked up after a `^`: `4k3/8/8/8/8/8/8/3QK3 8 ^d1`;
+    /// or `too slow`, `taken`.
+    fn text(self, picked: Option<usize>) -> String {
+        let c = self.challenge;
+        match c.end() {
+            Some(End::TooSlow) => return "too slow".to_string(),
+            Some(End::Taken) => return "taken".to_string(),
+            _ => {}
+        }
+        let fen = c.position().fen();
+        let board = fen.split(' ').next().unwrap_or_default();
+        let mut out = format!("{board} {}", c.left());
+        if let Some(square) = picked.and_then(square_of) {
+            out.push_str(" ^");
+            out.push_str(&square.to_string());
+        }
+        out
+    }
+}
+
+/// The file letters' labels.
+const FILES: [&str; 8] = [
+    "file a", "file b", "file c", "file d", "file e", "file f", "file g", "file h",
+];
+/// Every image a chess board shows, [`CONTENTS`] by two shades, then the
+/// file letters under the board.
+pub const IMAGES: &[&str] = &[
+    "cel", "ced", "ckl", "ckd", "cql", "cqd", "crl", "crd", "cbl", "cbd", "cksl", "cksd", "cqsl",
+    "cqsd", "crsl", "crsd", "ctl", "ctd", "ckbl", "ckbd", "cqbl", "cqbd", "crbl", "crbd", "cxl",
+    "cxd", "chl", "chd", "cbml", "cbmd", "cm1l", "cm1d", "cm2l", "cm2d", "cm3l", "cm3d", "cm4l",
+    "cm4d", "cm5l", "cm5d", "cm6l", "cm6d", "cm7l", "cm7d", "cm8l", "cm8d", "cm9l", "cm9d",
+    "cm10l", "cm10d", "cm11l", "cm11d", "cm12l", "cm12d", "cm13l", "cm13d", "cm14l", "cm14d",
+    "cm15l", "cm15d", "cm16l", "cm16d", "cm17l", "cm17d", "cm18l", "cm18d", "cm19l", "cm19d",
+    "cm20l", "cm20d", "cm21l", "cm21d", "cm22l", "cm22d", "cm23l", "cm23d", "cm24l", "cm24d",
+    "cm25l", "cm25d", "cm26l", "cm26d", "cm27l", "cm27d", "cm28l", "cm28d", "cm29l", "cm29d",
+    "cm30l", "cm30d", "cm31l", "cm31d", "cm1bl", "cm1bd", "cm2bl", "cm2bd", "cm3bl", "cm3bd",
+    "cm4bl", "cm4bd", "cm5bl", "cm5bd", "cm6bl", "cm6bd", "cm7bl", "cm7bd", "cm8bl", "cm8bd",
+    "cm9bl", "cm9bd", "cm10bl", "cm10bd", "cm11bl", "cm11bd", "cm12bl", "cm12bd", "cm13bl",
+    "cm13bd", "cm14bl", "cm14bd", "cm15bl", "cm15bd", "cm16bl", "cm16bd", "cm17bl", "cm17bd",
+    "cm18bl", "cm18bd", "cm19bl", "cm19bd", "cm20bl", "cm20bd", "cm21bl", "cm21bd", "cm22bl",
+    "cm22bd", "cm23bl", "cm23bd", "cm24bl", "cm24bd", "cm25bl", "cm25bd", "cm26bl", "cm26bd",
+    "cm27bl", "cm27bd", "cm28bl", "cm28bd", "cm29bl", "cm29bd", "cm30bl", "cm30bd", "cm31bl",
+    "cm31bd", "fa", "fb", "fc", "fd", "fe", "ff", "fg", "fh",
+];
+
+/// The squares' names in reading order: a8 first, h1 last.
+const SQUARES: [&str; 64] = [
+    "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7",
+    "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5",
+    "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3",
+    "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::StateGraph;
+    use crate::solver::Solver;
+    use crate::view::{self, View};
+
+    fn solver<K: Kind>(spare: u8) -> Solver<Mate<K>> {
+        let mut rules = challenge::Rules::default_for(K::ENDING, 0);
+        rules.spare = spare;
+        Solver::new(StateGraph::with_rules(MateRules::new(rules).unwrap()))
+    }
+
+    fn named(image: usize) -> &'static str {
+        IMAGES[image]
+    }
+
+    /// The solver's value of a start is its mate: KRK from Ke1 Ra1 ke8 is
+    /// mate in 12 with best play, whatever the spare moves; every view has
+    /// a key of its own (the walk asserts it), three a position in play.
+    #[test]
+    fn the_start_is_mate_in_its_distance_and_every_view_has_a_key() {
+        let s = solver::<Rook>(1);
+        let root = s.graph().root();
+        assert_eq!(root.challenge().left(), 13);
+        assert_eq!(
+            Verdict::of::<Mate<Rook>>(s.score(root).unwrap()),
+            Verdict::Win(12)
+        );
+        let views = view::breadth_first(s.graph());
+        let in_play = s.graph().boards().iter().filter(|b| !b.is_over()).count();
+        let over = s.graph().len() - in_play;
+        assert_eq!(views.len(), 3 * in_play + over);
+        eprintln!(
+            "KRK, 1 spare: {} positions, {} views",
+            s.graph().len(),
+            views.len()
+        );
+    }
+
+    /// A move too slow to mate in time is a loss, "too slow"; one that
+    /// leaves the rook to be taken a draw; each is drawn as such.
+    #[test]
+    fn too_slow_is_a_loss_and_taken_a_draw() {
+        let s = solver::<Rook>(0);
+        let root = s.graph().root();
+        let verdicts: Vec<Verdict> = s
+            .move_scores(root)
+            .into_iter()
+            .map(|(_, score)| Verdict::of::<Mate<Rook>>(score))
+            .collect();
+        assert!(verdicts.contains(&Verdict::Win(12)));
+        assert!(verdicts.contains(&Verdict::Loss(0)));
+        let mut words = String::new();
+        Mate::<Rook>::push_verdict(Verdict::Loss(0), &mut words);
+        assert_eq!(words, "too slow");
+        // Ra1-a7 hangs nothing; Ra1-e1 is not a move; Ra8+ is check.
+        let b = View::of(root);
+        let rook = cell_of(Square::from_name("a1").unwrap());
+        let picked = View {
+            position: root,
+            picked: Some(rook),
+        };
+        assert!(b.choices().iter().any(|(c, _)| *c == rook));
+        for (cell, _) in picked.choices() {
+            if cell == rook {
+                continue;
+            }
+            let note = |verdict| Note {
+                verdict,
+                best: false,
+            };
+            let slow = root.noted_image(Some(rook), cell, note(Verdict::Loss(0)));
+            assert!(named(slow).starts_with("cx"), "{}", named(slow));
+            let draw = root.noted_image(Some(rook), cell, note(Verdict::Draw));
+            assert!(named(draw).starts_with("ch"), "{}", named(draw));
+        }
+    }
+
+    /// A chess player's words: "e1: white king", "d7: move the rook
+    /// here", "Black played Kd7.", and a page title that names the
+    /// squares.
+    #[test]
+    fn the_words_are_a_chess_players() {
+        let s = solver::<Rook>(0);
+        let root = s.graph().root();
+        let e1 = cell_of(Square::from_name("e1").unwrap());
+        let a1 = cell_of(Square::from_name("a1").unwrap());
+        assert_eq!(
+            root.face(None, e1).action.as_deref(),
+            Some("e1: white king")
+        );
+        assert_eq!(root.face(None, e1).label, "e1: white king");
+        let a7 = cell_of(Square::from_name("a7").unwrap());
+        assert_eq!(
+            root.face(Some(a1), a7).action.as_deref(),
+            Some("a7: move the rook here")
+        );
+        assert_eq!(root.face(Some(a1), a7).label, "a7: empty");
+        assert_eq!(root.face(None, 64).label, "file a");
+        assert_eq!(root.heading(None), "Mate in 12: select a white piece");
+        assert_eq!(
+            root.heading(Some(a1)),
+            "Mate in 12: select where the rook goes"
+        );
+        assert_eq!(root.remark(), None);
+        let mut title = String::new();
+        root.push_title(Some(a1), &mut title);
+        assert_eq!(
+            title,
+            "White: king e1, rook a1. Black: king e8. Mate in 12, the rook selected - Mate with King and Rook"
+        );
+        // After a best move, Black has replied.
+        let (best, _) = s
+            .move_scores(root)
+            .into_iter()
+            .max_by_key(|(_, score)| *score)
+            .unwrap();
+        let next = root.play(best).unwrap();
+        let bk = next.challenge().position().black_king();
+        assert_eq!(
+            next.remark().as_deref(),
+            Some(format!("Black played K{bk}.").as_str())
+        );
+    }
+
+    /// Every image a screen can show is one of [`IMAGES`], named for what
+    /// it shows: the pieces, the picked piece, the targets, and in the
+    /// analysis "#N" framed when best.
+    #[test]
+    fn each_square_shows_the_picture_of_what_is_on_it() {
+        let s = solver::<Queen>(0);
+        let root = s.graph().root();
+        let at = |name: &str| cell_of(Square::from_name(name).unwrap());
+        assert_eq!(named(root.face(None, at("e1")).image), "ckd");
+        assert_eq!(named(root.face(None, at("d1")).image), "cql");
+        assert_eq!(named(root.face(None, at("e8")).image), "cbl");
+        assert_eq!(named(root.face(None, at("e4")).image), "cel");
+        assert_eq!(named(root.face(Some(at("d1")), at("d1")).image), "cqsl");
+        assert_eq!(named(root.face(Some(at("d1")), at("d7")).image), "ctl");
+        assert_eq!(named(root.face(Some(at("d1")), at("d8")).image), "ctd");
+        assert_eq!(named(root.face(None, 71).image), "fh");
+        let best = Note {
+            verdict: Verdict::Win(7),
+            best: true,
+        };
+        assert_eq!(
+            named(root.noted_image(Some(at("d1")), at("d8"), best)),
+            "cm7bd"
+        );
+        assert_eq!(named(root.noted_image(None, at("d1"), best)), "cqbl");
+        let won = Note {
+            verdict: Verdict::Win(31),
+            best: false,
+        };
+        assert_eq!(
+            named(root.noted_image(Some(at("d1")), at("d7"), won)),
+            "cm31l"
+        );
+        for (v, _) in view::breadth_first(s.graph()) {
+            for cell in 0..72 {
+                assert!(v.face(cell).image < IMAGES.len());
+            }
+        }
+    }
+}
