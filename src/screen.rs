@@ -295,6 +295,9 @@ pub struct Edition {
     /// Whether it is made for paper alone: no web pages, and a PDF as its
     /// only book (the gamebook).
     pub print_only: bool,
+    /// Whether its books answer to the large budgets
+    /// ([`crate::game::Game::LARGE_BOOKS`]).
+    pub large_books: bool,
     /// [`Edition::used_images`], found the first time a format asks.
     /// Invariant: the screens do not change once it is found.
     pub(crate) used: OnceLock<Vec<&'static str>>,
@@ -444,6 +447,7 @@ impl Edition {
             column_moves: self.column_moves,
             under: self.under,
             print_only: self.print_only,
+            large_books: self.large_books,
             used: OnceLock::new(),
         })
     }

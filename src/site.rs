@@ -108,6 +108,7 @@ fn render_book(
     let file = format!("{EBOOKS}/{}", format.file_name(book.edition));
     // The book goes to the sink as it is made.
     let mut out = sink::Buffered::new(sink, &file);
+    let kind = format.budget.for_books(book.edition.large_books);
     let made = match format.make_into(book, &budgets, &mut out) {
         Ok(made) => made,
         Err(ebook::WriteError::TooLarge(error)) => {
@@ -128,8 +129,8 @@ fn render_book(
     let main = BookReport {
         file,
         bytes,
-        budget: format.budget.limit(&budgets),
-        kind: format.budget,
+        budget: kind.limit(&budgets),
+        kind,
         pages: made.pages,
         left_out: !made.made,
     };

@@ -398,6 +398,11 @@ pub struct Budgets {
     /// The most pages a PDF may have: a longer one is left out of the
     /// site, not made (see [`Budget::Pdf`]).
     pub pdf_pages: usize,
+    /// Each MOBI file of a game of tens of thousands of screens
+    /// ([`crate::game::Game::LARGE_BOOKS`]: the chess endgames).
+    pub large_mobi: usize,
+    /// Each EPUB file of such a game.
+    pub large_epub: usize,
 }
 
 impl Default for Budgets {
@@ -409,12 +414,15 @@ impl Default for Budgets {
     /// (165 KB); the largest EPUB of any level, the easy computer's, is
     /// 207 KB (every page names and frames the computer's last move, so a
     /// board it reaches by two replies is two screens): the EPUB budget
-    /// leaves it a fifth more.
+    /// leaves it a fifth more. A game of tens of thousands of screens
+    /// may take 1.5 MB a MOBI and 1 MB an EPUB, as its issue asked.
     fn default() -> Self {
         Budgets {
             mobi: 700_000,
             epub: 250_000,
             pdf_pages: PDF_PAGES,
+            large_mobi: 1_500_000,
+            large_epub: 1_000_000,
         }
     }
 }
@@ -429,6 +437,10 @@ pub enum Budget {
     Mobi,
     /// `--epub-budget`.
     Epub,
+    /// `--large-mobi-budget`: a MOBI of a game of large books.
+    LargeMobi,
+    /// `--large-epub-budget`: an EPUB of such a game.
+    LargeEpub,
     /// `--pdf-budget`, in pages: a PDF over it is left out, not made and
     /// not an error, since the editions of a page per position make PDFs
     /// of thousands of pages that nobody would print.
@@ -443,7 +455,19 @@ impl Budget {
         match self {
             Budget::Mobi => Some(budgets.mobi),
             Budget::Epub => Some(budgets.epub),
+            Budget::LargeMobi => Some(budgets.large_mobi),
+            Budget::LargeEpub => Some(budgets.large_epub),
             Budget::Pdf | Budget::None => None,
+        }
+    }
+
+    /// The budget a book of this format answers to, for a game of
+    /// `large` books ([`crate::game::Game::LARGE_BOOKS`]) or not.
+    pub fn for_books(self, large: bool) -> Budget {
+        match (self, large) {
+            (Budget::Mobi, true) => Budget::LargeMobi,
+            (Budget::Epub, true) => Budget::LargeEpub,
+            (other, _) => other,
         }
     }
 
@@ -452,6 +476,8 @@ impl Budget {
         match self {
             Budget::Mobi => Some("--mobi-budget"),
             Budget::Epub => Some("--epub-budget"),
+            Budget::LargeMobi => Some("--large-mobi-budget"),
+            Budget::LargeEpub => Some("--large-epub-budget"),
             Budget::Pdf => Some("--pdf-budget"),
             Budget::None => None,
         }

@@ -383,6 +383,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
         column_moves: G::COLUMN_MOVES,
         under: G::UNDER_BOARD,
         print_only: false,
+        large_books: G::LARGE_BOOKS,
         used: Default::default(),
     }
 }

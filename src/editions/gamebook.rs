@@ -386,6 +386,7 @@ in. In the first half you move first; in the second the computer does.",
         column_moves: G::COLUMN_MOVES,
         under: G::UNDER_BOARD,
         print_only: true,
+        large_books: G::LARGE_BOOKS,
         used: Default::default(),
     }
 }

@@ -60,6 +60,7 @@ pub fn edition<G: Game>(
         column_moves: G::COLUMN_MOVES,
         under: G::UNDER_BOARD,
         print_only: false,
+        large_books: G::LARGE_BOOKS,
         used: Default::default(),
     }
 }

@@ -412,6 +412,7 @@ only links. Easy games can be won; a perfect computer never loses.",
         column_moves: G::COLUMN_MOVES,
         under: G::UNDER_BOARD,
         print_only: false,
+        large_books: G::LARGE_BOOKS,
         used: Default::default(),
     }
 }

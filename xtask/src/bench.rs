@@ -424,6 +424,8 @@ fn bench_levels(args: &BuildArgs, assets: &Assets) {
             mobi: usize::MAX,
             epub: usize::MAX,
             pdf_pages: usize::MAX,
+            large_mobi: usize::MAX,
+            large_epub: usize::MAX,
         };
         let Ok(mut report) = site::render(&options, assets, &site::InMemory::default()) else {
             println!("  {level:?}: cannot render");

@@ -265,6 +265,7 @@ impl BuildArgs {
                 mobi: self.mobi_budget as usize * 1000,
                 epub: self.epub_budget as usize * 1000,
                 pdf_pages: self.pdf_budget as usize,
+                ..Budgets::default()
             },
             early_draws: self.early_draws,
             hanoi_discs: self.hanoi_discs,
