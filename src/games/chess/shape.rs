@@ -314,6 +314,7 @@ impl<K: Kind> Game for Mate<K> {
     const COVER: &'static str = K::COVER;
     const KEYS: u32 = 64 * 64 * 64 * 32 * 4 * VIEWS;
     const TEXTS: Texts = K::TEXTS;
+    const LARGE_BOOKS: bool = true;
     /// Squares are numbered in reading order, a8 first.
     const CELL_NOTE: Option<&'static str> =
         Some("square 0 is a8, 7 is h8, 56 is a1 and 63 is h1; cells 64 to 71 are the file letters");
