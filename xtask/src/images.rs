@@ -3,10 +3,12 @@
 //! those SVGs with resvg, at the size the books show them: sharp and easy
 //! to tap on a 6-inch 600x800 e-ink screen. The marks' SVGs are written by
 //! hand (`static/{e,x,o,xw,ow,xl,ol}.svg`); the analysis squares, the Towers of
-//! Hanoi's cells and the cover are written here. Nothing sets a pixel by
-//! hand: text is set in the shipped DejaVu Sans, and a pixel is black
-//! where the rendered picture is darker than middle grey, so the rasters
-//! read in grayscale as the SVGs do in colour.
+//! Hanoi's cells, the chess board's squares and file letters, and the
+//! cover are written here. Nothing sets a pixel by hand: text is set in
+//! the shipped DejaVu Sans (the chess pictures carry its outlines as
+//! paths, read with ttf-parser, so they need no font anywhere), and a
+//! pixel is black where the rendered picture is darker than middle grey,
+//! so the rasters read in grayscale as the SVGs do in colour.
 
 use std::path::Path;
 
@@ -384,16 +386,641 @@ fn covers() -> Vec<(&'static str, usize, Vec<Column>)> {
     ]
 }
 
-/// Writes into `dir` the analysis squares' and the Hanoi cells' SVGs, and
-/// every GIF the books use, each rendered from its SVG; the hand-drawn
-/// marks and the font are read from `static/` in the repository.
+/// Side of a chess square's GIF, in pixels: eight make a 512-pixel
+/// board, which fits a 600x800 Kindle's page with its file letters.
+const CHESS_SIDE: u32 = 64;
+
+/// The chess board's colours: light and dark squares, the lines that
+/// hatch a dark square (dark enough to be black in a GIF, one pixel wide
+/// every fourth at `CHESS_SIDE`, so a dark square is a grey there too),
+/// and the same three tinted for the square of the piece picked up.
+const LIGHT: &str = "#f0d9b5";
+const DARK: &str = "#b58863";
+const HATCH: &str = "#8d603b";
+const PICKED_LIGHT: &str = "#f6f37a";
+const PICKED_DARK: &str = "#bac34a";
+const PICKED_HATCH: &str = "#707a1c";
+/// The frame of the picked piece's square.
+const PICKED_FRAME: &str = "#1d3f8f";
+/// A target's dot.
+const DOT: &str = "#3f5f2a";
+/// A mate's number and the best moves' frames, the win's green of the
+/// tic-tac-toe analysis.
+const WIN: &str = "#1b5e20";
+/// The too slow move's cross and the mated king's frame.
+const RED: &str = "#b71c1c";
+
+/// A piece as the font draws it: the white king, queen and rook in
+/// outline, the black king filled.
+#[derive(Clone, Copy)]
+enum Man {
+    King,
+    Queen,
+    Rook,
+    BlackKing,
+}
+
+impl Man {
+    fn glyph(self) -> char {
+        match self {
+            Man::King => '♔',
+            Man::Queen => '♕',
+            Man::Rook => '♖',
+            Man::BlackKing => '♚',
+        }
+    }
+}
+
+/// What a chess square shows.
+#[derive(Clone, Copy)]
+enum Chess {
+    Empty,
+    Piece(Man),
+    /// The piece the reader picked up.
+    Picked(Man),
+    /// An empty square the picked piece may move to.
+    Target,
+    /// A piece framed as the best one to move (the analysis).
+    BestPiece(Man),
+    /// A move after which mate is no longer possible in time.
+    Slow,
+    /// A move that draws: stalemate, or the piece left to be taken.
+    Drawn,
+    /// The black king checkmated.
+    Mated,
+    /// A move that mates in `n`, framed when it is best.
+    Mate {
+        n: u8,
+        best: bool,
+    },
+}
+
+/// The longest mate a target names.
+const LONGEST_MATE: u8 = 31;
+
+/// Every chess square's content, with its part of the name, in the order
+/// the game indexes them (content * 2 + shade).
+fn chess_contents() -> Vec<(String, Chess)> {
+    let white = [(Man::King, "k"), (Man::Queen, "q"), (Man::Rook, "r")];
+    let mut out = vec![("e".to_string(), Chess::Empty)];
+    for (man, l) in white.iter().copied().chain([(Man::BlackKing, "b")]) {
+        out.push((l.to_string(), Chess::Piece(man)));
+    }
+    for (man, l) in white {
+        out.push((format!("{l}s"), Chess::Picked(man)));
+    }
+    out.push(("t".to_string(), Chess::Target));
+    for (man, l) in white {
+        out.push((format!("{l}b"), Chess::BestPiece(man)));
+    }
+    out.push(("x".to_string(), Chess::Slow));
+    out.push(("h".to_string(), Chess::Drawn));
+    out.push(("bm".to_string(), Chess::Mated));
+    for best in [false, true] {
+        let b = if best { "b" } else { "" };
+        for n in 1..=LONGEST_MATE {
+            out.push((format!("m{n}{b}"), Chess::Mate { n, best }));
+        }
+    }
+    out
+}
+
+/// The files' letters under the board.
+const FILES: std::ops::RangeInclusive<char> = 'a'..='h';
+
+/// The chess pictures' names, in the order the game indexes them: each
+/// square's content (`chess_contents`) on a light then a dark square,
+/// `c` + content + `l` or `d`, then the files' letters, `fa` to `fh`.
+pub fn chess_names() -> Vec<String> {
+    let squares = chess_contents()
+        .into_iter()
+        .flat_map(|(c, _)| [format!("c{c}l"), format!("c{c}d")]);
+    squares.chain(FILES.map(|f| format!("f{f}"))).collect()
+}
+
+/// A point of a glyph, in font units, y up.
+type Pt = (f32, f32);
+
+#[derive(Clone, Copy)]
+enum Seg {
+    Line(Pt),
+    Quad(Pt, Pt),
+    Cubic(Pt, Pt, Pt),
+}
+
+/// A closed contour of a glyph: where it starts, and its segments.
+struct Contour {
+    start: Pt,
+    segs: Vec<Seg>,
+}
+
+impl Contour {
+    /// Whether `p` is inside the polygon of the contour's points, on and
+    /// off the curve: near enough the curve to tell which contours hold
+    /// which, as a font's never cross.
+    fn holds(&self, p: Pt) -> bool {
+        let mut points = vec![self.start];
+        for seg in &self.segs {
+            match *seg {
+                Seg::Line(a) => points.push(a),
+                Seg::Quad(a, b) => points.extend([a, b]),
+                Seg::Cubic(a, b, c) => points.extend([a, b, c]),
+            }
+        }
+        let mut inside = false;
+        for (i, &(x1, y1)) in points.iter().enumerate() {
+            let (x0, y0) = points[(i + points.len() - 1) % points.len()];
+            if (y0 > p.1) != (y1 > p.1) && p.0 < x0 + (p.1 - y0) * (x1 - x0) / (y1 - y0) {
+                inside = !inside;
+            }
+        }
+        inside
+    }
+}
+
+#[derive(Default)]
+struct Contours(Vec<Contour>);
+
+impl Contours {
+    fn push(&mut self, seg: Seg) {
+        if let Some(c) = self.0.last_mut() {
+            c.segs.push(seg);
+        }
+    }
+}
+
+impl ttf_parser::OutlineBuilder for Contours {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.0.push(Contour {
+            start: (x, y),
+            segs: Vec::new(),
+        });
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.push(Seg::Line((x, y)));
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.push(Seg::Quad((x1, y1), (x, y)));
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.push(Seg::Cubic((x1, y1), (x2, y2), (x, y)));
+    }
+    fn close(&mut self) {}
+}
+
+/// A glyph of the shipped font: its contours, each with its depth (0
+/// outside any other, 1 a hole in one, 2 an island in a hole, ...), and
+/// its ink's box, in font units.
+struct Glyph {
+    contours: Vec<(Contour, usize)>,
+    left: f32,
+    right: f32,
+    bottom: f32,
+    top: f32,
+}
+
+fn glyph(face: &ttf_parser::Face, c: char) -> anyhow::Result<Glyph> {
+    let id = face
+        .glyph_index(c)
+        .with_context(|| format!("DejaVuSans.ttf has no {c}"))?;
+    let mut contours = Contours::default();
+    let rect = face
+        .outline_glyph(id, &mut contours)
+        .with_context(|| format!("DejaVuSans.ttf has no outline for {c}"))?;
+    let all = &contours.0;
+    let depths: Vec<usize> = (0..all.len())
+        .map(|i| {
+            let others = all.iter().enumerate().filter(|&(j, _)| j != i);
+            others.filter(|(_, o)| o.holds(all[i].start)).count()
+        })
+        .collect();
+    Ok(Glyph {
+        contours: contours.0.into_iter().zip(depths).collect(),
+        left: rect.x_min.into(),
+        right: rect.x_max.into(),
+        bottom: rect.y_min.into(),
+        top: rect.y_max.into(),
+    })
+}
+
+/// Path data in whole units of a grid `GRID` to a square's unit (the
+/// path drawn at `scale(.25)`), every command but the first relative,
+/// each number as short as it can be written.
+struct PathData {
+    d: String,
+    at: (i32, i32),
+    start: (i32, i32),
+    /// The last command written (the one a bare number repeats).
+    command: char,
+    /// The control point of the last quadratic segment, for `t`.
+    control: Option<(i32, i32)>,
+}
+
+/// Grid units to a square's unit in glyphs' path data.
+const GRID: f32 = 4.0;
+
+impl PathData {
+    fn new() -> Self {
+        PathData {
+            d: String::new(),
+            at: (0, 0),
+            start: (0, 0),
+            command: ' ',
+            control: None,
+        }
+    }
+
+    fn command(&mut self, c: char) {
+        if self.command != c {
+            self.d.push(c);
+            // A move's further pairs are lines.
+            self.command = if c == 'm' { 'l' } else { c };
+        }
+    }
+
+    fn number(&mut self, n: i32) {
+        if n >= 0 && self.d.ends_with(|c: char| c.is_ascii_digit()) {
+            self.d.push(' ');
+        }
+        self.d += &n.to_string();
+    }
+
+    fn to(&mut self, p: (i32, i32)) {
+        self.number(p.0 - self.at.0);
+        self.number(p.1 - self.at.1);
+    }
+
+    fn move_to(&mut self, p: (i32, i32)) {
+        self.command = ' ';
+        self.command('m');
+        self.to(p);
+        (self.at, self.start, self.control) = (p, p, None);
+    }
+
+    fn line_to(&mut self, p: (i32, i32)) {
+        if p == self.at {
+            return;
+        }
+        if p.1 == self.at.1 {
+            self.command('h');
+            self.number(p.0 - self.at.0);
+        } else if p.0 == self.at.0 {
+            self.command('v');
+            self.number(p.1 - self.at.1);
+        } else {
+            self.command('l');
+            self.to(p);
+        }
+        (self.at, self.control) = (p, None);
+    }
+
+    /// A quadratic segment, as `t` when its control point is within a
+    /// grid unit of the last one's reflection (what `t` draws with).
+    fn quad_to(&mut self, c: (i32, i32), p: (i32, i32)) {
+        let reflected = self
+            .control
+            .map(|(x, y)| (2 * self.at.0 - x, 2 * self.at.1 - y));
+        match reflected {
+            Some(r) if (r.0 - c.0).abs() <= 1 && (r.1 - c.1).abs() <= 1 => {
+                self.command('t');
+                self.to(p);
+                self.control = Some(r);
+            }
+            _ => {
+                self.command('q');
+                self.to(c);
+                self.number(p.0 - self.at.0);
+                self.number(p.1 - self.at.1);
+                self.control = Some(c);
+            }
+        }
+        self.at = p;
+    }
+
+    fn cubic_to(&mut self, c1: (i32, i32), c2: (i32, i32), p: (i32, i32)) {
+        self.command('c');
+        self.to(c1);
+        self.to(c2);
+        self.to(p);
+        (self.at, self.control) = (p, None);
+    }
+
+    fn close(&mut self) {
+        self.d.push('z');
+        self.command = 'z';
+        (self.at, self.control) = (self.start, None);
+    }
+
+    /// The contours of `glyph` at depths `depth` says, placed by `place`
+    /// (font units to grid units).
+    fn glyph(
+        &mut self,
+        glyph: &Glyph,
+        depth: impl Fn(usize) -> bool,
+        place: &impl Fn(Pt) -> (i32, i32),
+    ) {
+        for (contour, _) in glyph.contours.iter().filter(|(_, d)| depth(*d)) {
+            let start = place(contour.start);
+            self.move_to(start);
+            for (i, seg) in contour.segs.iter().enumerate() {
+                match *seg {
+                    // The closing line: `z` draws it.
+                    Seg::Line(p) if i + 1 == contour.segs.len() && place(p) == start => {}
+                    Seg::Line(p) => self.line_to(place(p)),
+                    Seg::Quad(c, p) => self.quad_to(place(c), place(p)),
+                    Seg::Cubic(c1, c2, p) => self.cubic_to(place(c1), place(c2), place(p)),
+                }
+            }
+            self.close();
+        }
+    }
+}
+
+/// Where a glyph's font units land in grid units: the font's origin at
+/// `(x, y)` of the square, `size` square units to the em, `wide` times as
+/// wide (below 1, condensed).
+fn placing(
+    face: &ttf_parser::Face,
+    (x, y): (f32, f32),
+    size: f32,
+    wide: f32,
+) -> impl Fn(Pt) -> (i32, i32) + use<> {
+    let k = size / f32::from(face.units_per_em());
+    move |(fx, fy)| {
+        (
+            ((x + fx * k * wide) * GRID).round() as i32,
+            ((y - fy * k) * GRID).round() as i32,
+        )
+    }
+}
+
+/// A square's colours: its ground, and the lines that hatch it (a dark
+/// square). The ground alone is light enough to be white in a GIF: it
+/// is what clears the lines round a piece or a mark on a hatched square.
+struct Shade {
+    ground: &'static str,
+    hatch: Option<&'static str>,
+}
+
+fn shade(dark: bool, picked: bool) -> Shade {
+    let (ground, hatch) = match (dark, picked) {
+        (false, false) => (LIGHT, None),
+        (true, false) => (DARK, Some(HATCH)),
+        (false, true) => (PICKED_LIGHT, None),
+        (true, true) => (PICKED_DARK, Some(PICKED_HATCH)),
+    };
+    Shade { ground, hatch }
+}
+
+impl Shade {
+    /// The square's ground: what goes in `<defs>` (the hatch, a tile of
+    /// 4 by 4 pixels at `CHESS_SIDE`, its line through the pixels'
+    /// centres) and the drawing.
+    fn draw(&self) -> (String, String) {
+        let mut svg = format!(
+            "<rect width=\"100\" height=\"100\" fill=\"{}\"/>",
+            self.ground
+        );
+        let Some(hatch) = self.hatch else {
+            return (String::new(), svg);
+        };
+        svg += "<rect width=\"100\" height=\"100\" fill=\"url(#h)\"/>";
+        let defs = format!(
+            "<pattern id=\"h\" width=\"6.25\" height=\"6.25\" patternUnits=\"userSpaceOnUse\"><path d=\"M0 6.25L6.25 0M-1 1L1-1M5.25 7.25L7.25 5.25\" stroke=\"{hatch}\" stroke-width=\"1.6\"/></pattern>"
+        );
+        (defs, svg)
+    }
+}
+
+const SQUARE_SVG: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\"";
+
+/// A piece centred in its square, 73 units high: each depth of its
+/// contours one path, the outside black, the holes in it white, any
+/// island in a hole black again, every edge stroked a unit out into
+/// the white (a white piece's thin lines hold at 45 pixels); given a
+/// `halo` colour (on a hatched square), the outside is drawn first in
+/// it, 4.5 units wider all round, so the piece stands clear of the
+/// lines. Returns what goes in `<defs>` and the drawing.
+fn piece_svg(
+    face: &ttf_parser::Face,
+    man: Man,
+    halo: Option<&str>,
+) -> anyhow::Result<(String, String)> {
+    let g = glyph(face, man.glyph())?;
+    let size = 100.0;
+    let k = size / f32::from(face.units_per_em());
+    let x = 50.0 - (g.left + g.right) / 2.0 * k;
+    let y = 50.0 + (g.bottom + g.top) / 2.0 * k;
+    let place = placing(face, (x, y), size, 1.0);
+    let deepest = g.contours.iter().map(|(_, d)| *d).max().unwrap_or_default();
+    let layer = |depth: usize| {
+        let mut d = PathData::new();
+        d.glyph(&g, |c| c == depth, &place);
+        d.d
+    };
+    let (mut defs, mut svg) = (String::new(), String::new());
+    if let Some(halo) = halo {
+        defs += &format!("<path id=\"p\" d=\"{}\"/>", layer(0));
+        svg += &format!(
+            "<use xlink:href=\"#p\" fill=\"{halo}\" stroke=\"{halo}\" stroke-width=\"36\"/><use xlink:href=\"#p\"/>"
+        );
+    } else {
+        svg += &format!("<path d=\"{}\"/>", layer(0));
+    }
+    for depth in 1..=deepest {
+        // The black king's white details stay as the font draws them,
+        // which the bold outline would close.
+        let fill = match (depth % 2, man) {
+            (1, Man::BlackKing) => " fill=\"#fff\" stroke=\"none\"",
+            (1, _) => " fill=\"#fff\"",
+            _ => "",
+        };
+        svg += &format!("<path d=\"{}\"{fill}/>", layer(depth));
+    }
+    Ok((
+        defs,
+        format!(
+            "<g transform=\"scale(.25)\" stroke=\"#000\" stroke-width=\"8\" stroke-linejoin=\"round\">{svg}</g>"
+        ),
+    ))
+}
+
+/// A run of glyphs set tight (their ink `gap` font units apart), its ink
+/// centred on `x`, on the baseline `y`: its path data and its ink's box
+/// (left, top, right, bottom) in square units.
+fn label(
+    face: &ttf_parser::Face,
+    text: &str,
+    (x, y): (f32, f32),
+    size: f32,
+    wide: f32,
+) -> anyhow::Result<(String, [f32; 4])> {
+    let glyphs = (text.chars())
+        .map(|c| glyph(face, c))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let gap = 120.0;
+    let width: f32 = glyphs.iter().map(|g| g.right - g.left + gap).sum::<f32>() - gap;
+    let bottom = glyphs.iter().map(|g| g.bottom).fold(f32::MAX, f32::min);
+    let top = glyphs.iter().map(|g| g.top).fold(f32::MIN, f32::max);
+    let k = size / f32::from(face.units_per_em());
+    let left = x - width / 2.0 * k * wide;
+    let mut pen = left;
+    let mut d = PathData::new();
+    for g in &glyphs {
+        let place = placing(face, (pen - g.left * k * wide, y), size, wide);
+        d.glyph(g, |_| true, &place);
+        pen += (g.right - g.left + gap) * k * wide;
+    }
+    let ink = [left, y - top * k, left + width * k * wide, y - bottom * k];
+    Ok((d.d, ink))
+}
+
+/// A chess square: its ground (a dark one hatched), then what it holds:
+/// the picked piece on a tinted square in a thick blue frame at the
+/// edge; the best piece or mate in a heavy green frame set in from the
+/// edge (so two best squares side by side stay two); a target a dark
+/// dot; a mate in N "#N" in bold green, condensed so that "#31" fits the
+/// frame; a draw "½"; a move too slow a red cross; the mated king in a
+/// heavy red frame. Everything is black or white in one bit, so the
+/// GIFs read as the SVGs do.
+fn chess_svg(face: &ttf_parser::Face, square: Chess, dark: bool) -> anyhow::Result<String> {
+    let picked = matches!(square, Chess::Picked(_));
+    let shade = shade(dark, picked);
+    let halo = shade.hatch.map(|_| shade.ground);
+    let (mut defs, mut svg) = shade.draw();
+    let frame = |colour: &str, inset: f32, width: f32| {
+        let at = inset + width / 2.0;
+        format!(
+            "<rect x=\"{at}\" y=\"{at}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"{width}\"/>",
+            100.0 - 2.0 * at,
+            100.0 - 2.0 * at
+        )
+    };
+    let piece = |man: Man, svg: &mut String, defs: &mut String| -> anyhow::Result<()> {
+        let (d, s) = piece_svg(face, man, halo)?;
+        *defs += &d;
+        *svg += &s;
+        Ok(())
+    };
+    match square {
+        Chess::Empty => {}
+        Chess::Piece(man) => piece(man, &mut svg, &mut defs)?,
+        Chess::Picked(man) => {
+            piece(man, &mut svg, &mut defs)?;
+            svg += &frame(PICKED_FRAME, 0.0, 7.0);
+        }
+        Chess::BestPiece(man) => {
+            piece(man, &mut svg, &mut defs)?;
+            svg += &frame(WIN, 4.0, 6.0);
+        }
+        Chess::Mated => {
+            piece(Man::BlackKing, &mut svg, &mut defs)?;
+            svg += &frame(RED, 0.0, 8.0);
+        }
+        Chess::Target => {
+            if let Some(halo) = halo {
+                svg += &format!("<circle cx=\"50\" cy=\"50\" r=\"18\" fill=\"{halo}\"/>");
+            }
+            svg += &format!("<circle cx=\"50\" cy=\"50\" r=\"13\" fill=\"{DOT}\"/>");
+        }
+        Chess::Slow => {
+            let cross = "<path d=\"M39 39l22 22m0-22l-22 22\" stroke-linecap=\"round\"";
+            if let Some(halo) = halo {
+                svg += &format!("{cross} stroke=\"{halo}\" stroke-width=\"16\"/>");
+            }
+            svg += &format!("{cross} stroke=\"{RED}\" stroke-width=\"8\"/>");
+        }
+        Chess::Drawn => {
+            svg += &text(face, "½", halo, "#111", 62.0, 1.0)?;
+        }
+        Chess::Mate { n, best } => {
+            if best {
+                svg += &frame(WIN, 4.0, 6.0);
+            }
+            svg += &text(face, &format!("#{n}"), halo, WIN, 50.0, 0.82)?;
+        }
+    }
+    let xlink = if defs.contains("id=\"p\"") {
+        " xmlns:xlink=\"http://www.w3.org/1999/xlink\""
+    } else {
+        ""
+    };
+    let defs = if defs.is_empty() {
+        defs
+    } else {
+        format!("<defs>{defs}</defs>")
+    };
+    Ok(format!("{SQUARE_SVG}{xlink}>{defs}{svg}</svg>\n"))
+}
+
+/// Bold text centred in a square (its digits' height centred), on a
+/// rounded plate of `halo`'s colour on a hatched square.
+fn text(
+    face: &ttf_parser::Face,
+    words: &str,
+    halo: Option<&str>,
+    ink: &str,
+    size: f32,
+    wide: f32,
+) -> anyhow::Result<String> {
+    let digit = glyph(face, '1')?.top / f32::from(face.units_per_em()) * size;
+    let (d, [left, top, right, bottom]) =
+        label(face, words, (50.0, 50.0 + digit / 2.0), size, wide)?;
+    let mut svg = String::new();
+    if let Some(halo) = halo {
+        let margin = 5.0;
+        svg += &format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{halo}\"/>",
+            (left - margin).floor(),
+            (top - margin).floor(),
+            (right - left + 2.0 * margin).ceil(),
+            (bottom - top + 2.0 * margin).ceil(),
+        );
+    }
+    svg += &format!(
+        "<path transform=\"scale(.25)\" d=\"{d}\" fill=\"{ink}\" stroke=\"{ink}\" stroke-width=\"{}\" stroke-linejoin=\"round\"/>",
+        (size * 0.045 * GRID).round()
+    );
+    Ok(svg)
+}
+
+/// A file's letter, under its column of the board, on a common baseline,
+/// a little bold so that it holds in one bit at `CHESS_SIDE`.
+fn file_svg(face: &ttf_parser::Face, letter: char) -> anyhow::Result<String> {
+    let (d, _) = label(face, &letter.to_string(), (50.0, 21.0), 24.0, 1.0)?;
+    Ok(format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"28\" viewBox=\"0 0 100 28\"><rect width=\"100\" height=\"28\" fill=\"#fff\"/><path transform=\"scale(.25)\" d=\"{d}\" fill=\"#333\" stroke=\"#333\" stroke-width=\"4\" stroke-linejoin=\"round\"/></svg>\n"
+    ))
+}
+
+/// Every chess picture, by name, in `chess_names`'s order.
+fn chess_pictures(font: &[u8]) -> anyhow::Result<Vec<(String, String)>> {
+    let face = ttf_parser::Face::parse(font, 0).context("DejaVuSans.ttf does not parse")?;
+    let mut out = Vec::new();
+    for (_, square) in chess_contents() {
+        for dark in [false, true] {
+            out.push(chess_svg(&face, square, dark)?);
+        }
+    }
+    for letter in FILES {
+        out.push(file_svg(&face, letter)?);
+    }
+    Ok(chess_names().into_iter().zip(out).collect())
+}
+
+/// Writes into `dir` the analysis squares', the Hanoi cells' and the chess
+/// pictures' SVGs, and every GIF the books use, each rendered from its
+/// SVG; the hand-drawn marks and the font are read from `static/` in the
+/// repository.
 pub fn draw(dir: &Path) -> anyhow::Result<()> {
     let source = crate::flags::repo_root().join("static");
     let read = |name: &str| {
         let path = source.join(name);
         std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))
     };
-    let options = svg_options(read("DejaVuSans.ttf")?);
+    let font = read("DejaVuSans.ttf")?;
+    let chess = chess_pictures(&font)?;
+    let options = svg_options(font);
     let mut pictures: Vec<(String, String)> = Vec::new();
     for (name, kind, n, best) in verdicts() {
         pictures.push((name, verdict_svg(kind, n, best)));
@@ -419,6 +1046,17 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
         let width = if name == base { 3 * SIDE } else { SIDE };
         let (height, pixels) = rasterize(svg, width, &options)?;
         write_gif(&dir.join(format!("{name}.gif")), width, height, &pixels)?;
+    }
+    for (name, svg) in &chess {
+        let path = dir.join(format!("{name}.svg"));
+        std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
+        let (height, pixels) = rasterize(svg, CHESS_SIDE, &options)?;
+        write_gif(
+            &dir.join(format!("{name}.gif")),
+            CHESS_SIDE,
+            height,
+            &pixels,
+        )?;
     }
     let svg_of = |name: &str| {
         pictures
@@ -495,6 +1133,128 @@ mod tests {
                 }
                 let differ = stacked.iter().zip(&bottom).filter(|(a, b)| a != b).count();
                 assert!(differ <= 2, "{disc:?}: {differ} pixels");
+            }
+        }
+    }
+
+    /// The chess pictures' names are the game's contract: each content
+    /// on a light square then a dark one, the game reading content * 2 +
+    /// shade, then the files' letters.
+    #[test]
+    fn the_chess_names_are_in_the_games_order() {
+        let names = chess_names();
+        assert_eq!(names.len(), 2 * 77 + 8);
+        let distinct: std::collections::HashSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len());
+        let fixed = ["e", "k", "q", "r", "b", "ks", "qs", "rs", "t"];
+        let mut contents: Vec<String> = fixed.iter().map(|c| c.to_string()).collect();
+        contents.extend(["kb", "qb", "rb", "x", "h", "bm"].map(String::from));
+        contents.extend((1..=31).map(|n| format!("m{n}")));
+        contents.extend((1..=31).map(|n| format!("m{n}b")));
+        let mut expected: Vec<String> = (contents.iter())
+            .flat_map(|c| [format!("c{c}l"), format!("c{c}d")])
+            .collect();
+        expected.extend("abcdefgh".chars().map(|f| format!("f{f}")));
+        assert_eq!(names, expected);
+        for (i, name) in [
+            (0, "cel"),
+            (1, "ced"),
+            (2, "ckl"),
+            (9, "cbd"),
+            (10, "cksl"),
+            (16, "ctl"),
+            (29, "cbmd"),
+            (30, "cm1l"),
+            (92, "cm1bl"),
+            (153, "cm31bd"),
+            (154, "fa"),
+            (161, "fh"),
+        ] {
+            assert_eq!(names[i], name, "{i}");
+        }
+    }
+
+    /// A glyph's path data, every number rounded to a quarter of a
+    /// square's unit and its curves shortened (`t`), draws what the font
+    /// draws: no pixel of ink in one is more than a pixel from ink in the
+    /// other, at 2 pixels to the unit.
+    #[test]
+    fn a_glyphs_path_draws_what_the_font_draws() {
+        let font = std::fs::read(crate::flags::repo_root().join("static/DejaVuSans.ttf")).unwrap();
+        let face = ttf_parser::Face::parse(&font, 0).unwrap();
+        let options = svg_options(font.clone());
+        let svg = |body: String| {
+            format!("{SQUARE_SVG}><rect width=\"100\" height=\"100\" fill=\"#fff\"/>{body}</svg>")
+        };
+        let side = 200;
+        // Ink in `a` with no ink in `b` at or next to it.
+        let stray = |a: &[u8], b: &[u8]| {
+            let ink = |x: i32, y: i32| {
+                (0..side).contains(&x) && (0..side).contains(&y) && b[(y * side + x) as usize] == 1
+            };
+            (0..side * side)
+                .filter(|&i| a[i as usize] == 1)
+                .filter(|&i| {
+                    let (x, y) = (i % side, i / side);
+                    !(-1..=1).any(|dy| (-1..=1).any(|dx| ink(x + dx, y + dy)))
+                })
+                .count()
+        };
+        for c in "♔♕♖♚#0123456789½abcdefgh".chars() {
+            let g = glyph(&face, c).unwrap();
+            let mut d = PathData::new();
+            d.glyph(&g, |_| true, &placing(&face, (10.0, 85.0), 80.0, 1.0));
+            let path = format!("<path transform=\"scale(.25)\" d=\"{}\"/>", d.d);
+            let text = format!(
+                "<text x=\"10\" y=\"85\" font-family=\"sans-serif\" font-size=\"80\">{c}</text>"
+            );
+            let (_, drawn) = rasterize(&svg(path), side as u32, &options).unwrap();
+            let (_, set) = rasterize(&svg(text), side as u32, &options).unwrap();
+            assert!(set.iter().filter(|&&p| p == 1).count() > 2000, "{c}");
+            assert_eq!(stray(&drawn, &set), 0, "{c}: ink the font has not");
+            assert_eq!(stray(&set, &drawn), 0, "{c}: ink the path has not");
+        }
+    }
+
+    /// Every chess picture is small (it goes into every book that shows
+    /// a board) and renders; the pieces' and the numbers' outlines are
+    /// in the SVG, which names no font.
+    #[test]
+    fn the_chess_pictures_are_small_and_need_no_font() {
+        let font = std::fs::read(crate::flags::repo_root().join("static/DejaVuSans.ttf")).unwrap();
+        let pictures = chess_pictures(&font).unwrap();
+        assert_eq!(pictures.len(), chess_names().len());
+        let options = svg_options(font);
+        for (name, svg) in &pictures {
+            assert!(svg.len() < 2000, "{name}: {} bytes", svg.len());
+            assert!(!svg.contains("<text") && !svg.contains("font"), "{name}");
+            let (height, _) = rasterize(svg, CHESS_SIDE, &options).unwrap();
+            let want = if name.starts_with('f') {
+                18
+            } else {
+                CHESS_SIDE
+            };
+            assert_eq!(height, want, "{name}");
+        }
+    }
+
+    /// A dark square, plain or picked, is one pixel in four black in its
+    /// GIF, in clean diagonals (its lines dark enough to be black, thin
+    /// enough to leave their neighbours white); a light one is white.
+    #[test]
+    fn a_dark_squares_hatch_is_a_pixel_in_four() {
+        let options = svg_options(Vec::new());
+        for dark in [false, true] {
+            for picked in [false, true] {
+                let (defs, ground) = shade(dark, picked).draw();
+                let svg = format!("{SQUARE_SVG}><defs>{defs}</defs>{ground}</svg>");
+                let (_, pixels) = rasterize(&svg, CHESS_SIDE, &options).unwrap();
+                let side = CHESS_SIDE as usize;
+                for (i, &p) in pixels.iter().enumerate() {
+                    let (x, y) = (i % side, i / side);
+                    let line = dark && (x + y) % 4 == 3;
+                    assert_eq!(p, u8::from(line), "{dark} {picked}: ({x}, {y})");
+                }
             }
         }
     }

@@ -341,10 +341,11 @@ fn the_committed_book_images_are_what_draw_images_draws() {
         assert!(drawn.contains(file), "{file} is not drawn");
     }
     // The analysis squares' and the Hanoi cells' SVGs (the lifted discs
-    // framed too), and the base under a Hanoi board.
+    // framed too), the base under a Hanoi board, and the chess squares
+    // (77 contents, each on a light and a dark square) and file letters.
     assert_eq!(
         drawn.iter().filter(|f| f.ends_with(".svg")).count(),
-        14 + 32 + 1
+        14 + 32 + 1 + 2 * 77 + 8
     );
     // Every raster in static/ is one draw-images renders: none is drawn
     // by hand or left over.
