@@ -16,13 +16,17 @@ pub const FONT: &str = "DejaVuSans.ttf";
 /// The files the build needs from `static/` besides the square images:
 /// the stylesheet, the favicon, each game's cover and its thumbnail
 /// ([`crate::game::Game::COVER`]) and the PDFs' font.
-pub const OTHERS: [&str; 7] = [
+pub const OTHERS: [&str; 11] = [
     "s.css",
     "favicon.svg",
     "cover.gif",
     "cover-thumb.gif",
     "towers-cover.gif",
     "towers-cover-thumb.gif",
+    "kqk-cover.gif",
+    "kqk-cover-thumb.gif",
+    "krk-cover.gif",
+    "krk-cover-thumb.gif",
     FONT,
 ];
 

@@ -15,6 +15,7 @@ use std::path::Path;
 use anyhow::Context as _;
 use resvg::{tiny_skia, usvg};
 use tictactoe_book::game::Game;
+use tictactoe_book::games::chess::{self, Ending, Mate, Position, Queen, Rook};
 use tictactoe_book::games::hanoi;
 use tictactoe_book::games::tictactoe::Board;
 
@@ -316,7 +317,7 @@ fn base_svg() -> String {
 /// not scaled down from the cover).
 fn cover_svg(columns: &[Vec<(&str, u32)>], (w, h): (usize, usize), side: usize) -> String {
     let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
     );
     let px = |units: u32| (units as usize * side + 50) / 100;
     let tallest = columns
@@ -327,11 +328,18 @@ fn cover_svg(columns: &[Vec<(&str, u32)>], (w, h): (usize, usize), side: usize) 
     let (left, top) = ((w - columns.len() * side) / 2, (h - tallest) / 2);
     for (i, column) in columns.iter().enumerate() {
         let (x, mut y) = (left + i * side, top);
-        for &(cell, units) in column {
+        for (j, &(cell, units)) in column.iter().enumerate() {
             let inner = cell
                 .split_once('>')
                 .and_then(|(_, rest)| rest.trim_end().strip_suffix("</svg>"))
                 .unwrap_or_default();
+            // Each cell's ids its own (a chess square's pattern and
+            // glyph), so no cell draws another's.
+            let own = format!("n{i}_{j}");
+            let inner = inner
+                .replace("id=\"", &format!("id=\"{own}"))
+                .replace("url(#", &format!("url(#{own}"))
+                .replace("href=\"#", &format!("href=\"#{own}"));
             let height = px(units);
             svg += &format!(
                 "<svg x=\"{x}\" y=\"{y}\" width=\"{side}\" height=\"{height}\" viewBox=\"0 0 100 {units}\">{inner}</svg>"
@@ -383,7 +391,40 @@ fn covers() -> Vec<(&'static str, usize, Vec<Column>)> {
             190,
             vec![peg(true), peg(false), peg(false)],
         ),
+        (<Mate<Queen> as Game>::COVER, 70, chess_cover(Ending::Kqk)),
+        (<Mate<Rook> as Game>::COVER, 70, chess_cover(Ending::Krk)),
     ]
+}
+
+/// A chess ending's cover: the board of its default start, file by file,
+/// rank 8 first.
+fn chess_cover(ending: Ending) -> Vec<Column> {
+    let start = Position::from_fen(chess::challenge::Rules::start_fen(ending))
+        .expect("a legal start");
+    (0..8u8)
+        .map(|file| {
+            (0..8u8)
+                .rev()
+                .map(|rank| {
+                    let square = chess::Square::at(file, rank).expect("on the board");
+                    let content = if square == start.white_king() {
+                        "k"
+                    } else if Some(square) == start.piece() {
+                        match ending {
+                            Ending::Kqk => "q",
+                            Ending::Krk => "r",
+                        }
+                    } else if square == start.black_king() {
+                        "b"
+                    } else {
+                        "e"
+                    };
+                    let shade = if (file + rank) % 2 == 0 { "d" } else { "l" };
+                    (format!("c{content}{shade}"), 100)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Side of a chess square's GIF, in pixels: eight make a 512-pixel
@@ -1062,6 +1103,7 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
         pictures
             .iter()
             .chain(&marks)
+            .chain(&chess)
             .find(|(n, _)| n == name)
             .map(|(_, svg)| svg.as_str())
             .unwrap_or_default()
