@@ -389,10 +389,7 @@ mod tests {
     /// template, with every edition and book listed.
     #[test]
     fn the_home_page_is_its_minified_template() {
-        let solver = crate::solver::Solver::new(StateGraph::<Board>::new());
-        let games = crate::editions::vs_computer::games(&Default::default(), &solver);
-        let hanoi = crate::site::hanoi_solver(4);
-        let editions = crate::site::editions(&solver, &games, &hanoi);
+        let editions = crate::site::Solved::defaults(4).editions();
         let books: Vec<String> = editions
             .iter()
             .map(|e| {
@@ -427,10 +424,7 @@ mod tests {
     /// what minify-html makes of its template.
     #[test]
     fn every_page_is_its_minified_template() {
-        let solver = crate::solver::Solver::new(StateGraph::<Board>::new());
-        let games = crate::editions::vs_computer::games(&Default::default(), &solver);
-        let hanoi = crate::site::hanoi_solver(4);
-        for edition in crate::site::editions(&solver, &games, &hanoi) {
+        for edition in crate::site::Solved::defaults(4).editions() {
             let pages = crate::par::map(&edition.screens, |s| {
                 (page(&edition, s) == minify(&page_markup(&edition, s))).then_some(())
             });

@@ -939,12 +939,17 @@ mod tests {
     use crate::games::tictactoe::Board;
     use crate::graph::StateGraph;
 
+    /// The Towers of Hanoi of `discs` discs, solved.
+    fn hanoi(discs: u8) -> Solver<crate::games::hanoi::Hanoi> {
+        Solver::with_rules(crate::games::hanoi::Rules { discs })
+    }
+
     /// A puzzle map's words for its dots and lines are its game's: the
     /// Towers of Hanoi's say what they said when the map wrote them, and
     /// the words for any other puzzle name no disc or triangle.
     #[test]
     fn a_puzzle_maps_words_are_its_games() {
-        let m = graph(&crate::site::hanoi_solver(3), "hanoi-analysis");
+        let m = graph(&hanoi(3), "hanoi-analysis");
         assert_eq!(
             m.paper,
             "Every position with no disc lifted is a dot, and a line joins two positions one \
@@ -969,7 +974,7 @@ two positions one move apart. The thick red line is the shortest solution, from 
     #[test]
     fn every_hanoi_move_is_an_edge_of_length_one_and_the_corners_are_whole_stacks() {
         for discs in 3..=7 {
-            let solver = crate::site::hanoi_solver(discs);
+            let solver = hanoi(discs);
             for &p in solver.graph().boards() {
                 let Some((x, y)) = p.map_point() else {
                     continue;
@@ -1024,7 +1029,7 @@ two positions one move apart. The thick red line is the shortest solution, from 
                 .collect();
             assert_eq!(played, &linked);
         }
-        let hanoi = graph(&crate::site::hanoi_solver(4), "hanoi-analysis");
+        let hanoi = graph(&hanoi(4), "hanoi-analysis");
         let layers = &hanoi.picture.layers;
         assert_eq!(drawn(&layers[1]), 15, "the solution's moves");
         assert_eq!(drawn(&layers[2]) + drawn(&layers[3]), hanoi.boards);
@@ -1041,7 +1046,7 @@ two positions one move apart. The thick red line is the shortest solution, from 
         let solver = Solver::new(StateGraph::<Board>::new());
         let maps = [
             marks(&solver, Side::Second, "analysis"),
-            graph(&crate::site::hanoi_solver(4), "hanoi-analysis"),
+            graph(&hanoi(4), "hanoi-analysis"),
         ];
         for m in maps {
             let pages = m.pages("map/m.svg");

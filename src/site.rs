@@ -15,12 +15,12 @@ mod sink;
 
 pub use crate::ebook::EBOOKS;
 pub use catalog::{
-    ANALYSIS, GAMEBOOK, HANOI, HANOI_ANALYSIS, HOME, MAPS, TWO_PLAYER, VS_COMPUTER, each_edition,
-    editions, hanoi_solver, images, maps,
+    ANALYSIS, EditionMaker, Entry, GAMEBOOK, GAMES, HANOI, HANOI_ANALYSIS, HOME, MAPS, MapMaker,
+    Solved, SolvedGame, TWO_PLAYER, VS_COMPUTER, images,
 };
 pub use error::BuildError;
 pub use options::{Budgets, Options, PDF_PAGES};
-pub use report::{BookReport, PartReport, Report, Timing};
+pub use report::{BookReport, PartReport, Report, Steps, Timing};
 pub use sink::{InMemory, Sink, Stream};
 
 use std::path::Path;
@@ -30,14 +30,12 @@ use report::{count, count_file, timed, timed_wall};
 
 use crate::assets::Assets;
 use crate::ebook;
-use crate::editions::{two_player, vs_computer};
-use crate::games::hanoi::Hanoi;
-use crate::games::tictactoe::{Board, Rules};
+use crate::editions::two_player;
+use crate::games::tictactoe::Board;
 use crate::graph::StateGraph;
 use crate::html;
 use crate::output::{self, OutFile, OutputError};
 use crate::screen::Edition;
-use crate::solver::Solver;
 
 /// The home page and the web assets beside it (the extra files of
 /// `static/` are copied after everything else), with the `maps` it shows.
@@ -261,56 +259,11 @@ fn books_report(
 /// refused ([`BuildError::StaticClash`]).
 pub fn render(options: &Options, assets: &Assets, sink: &impl Sink) -> Result<Report, BuildError> {
     let mut timings = Vec::new();
-    let solved = Solved::new(options, &mut timings, false);
+    let solved = Solved::timed(options, &mut Steps::new(&mut timings, false));
     let mut report = render_solved(options, assets, &solved, sink)?;
     timings.append(&mut report.timings);
     report.timings = timings;
     Ok(report)
-}
-
-/// What the editions are made from: tic-tac-toe solved, the games
-/// against the computer played out, the Towers of Hanoi solved.
-struct Solved {
-    solver: Solver<Board>,
-    games: Vec<vs_computer::Match<Board>>,
-    hanoi: Solver<Hanoi>,
-}
-
-impl Solved {
-    /// Solves what `options` ask for, noting each step in `timings`: its
-    /// wall time alone when `beside` other work, whose CPU time it cannot
-    /// be told apart from.
-    fn new(options: &Options, timings: &mut Vec<Timing>, beside: bool) -> Solved {
-        fn step<T>(
-            timings: &mut Vec<Timing>,
-            beside: bool,
-            name: &str,
-            f: impl FnOnce() -> T,
-        ) -> T {
-            if beside {
-                timed_wall(timings, name, f)
-            } else {
-                timed(timings, name, f)
-            }
-        }
-        let rules = Rules {
-            early_draws: options.early_draws,
-        };
-        let solver = step(timings, beside, "solve", || {
-            Solver::new(StateGraph::<Board>::with_rules(rules))
-        });
-        let games = step(timings, beside, "play out games", || {
-            vs_computer::games(&options.games, &solver)
-        });
-        let hanoi = step(timings, beside, "solve the Towers of Hanoi", || {
-            hanoi_solver(options.hanoi_discs)
-        });
-        Solved {
-            solver,
-            games,
-            hanoi,
-        }
-    }
 }
 
 /// [`render`], from what is solved already.
@@ -322,17 +275,12 @@ fn render_solved(
 ) -> Result<Report, BuildError> {
     let mut report = Report::default();
     let timings = &mut report.timings;
-    let Solved {
-        solver,
-        games,
-        hanoi,
-    } = solved;
     // The maps and their poster beside the editions, on the same pool.
     let (made, (map_links, maps_written)) =
         timed(timings, "screens, pages, books and maps, at once", || {
             crate::par::join(
                 || {
-                    each_edition(solver, games, hanoi, |mut edition| {
+                    solved.each_edition(|mut edition| {
                         let work = edition_work(&edition, assets, options.budgets, sink);
                         // Only the home page needs it from here on, and not its
                         // screens: they go now, not once every edition is done.
@@ -345,7 +293,7 @@ fn render_solved(
                     // The maps and the poster go out as soon as they are made,
                     // not after every edition: only the home page waits, and
                     // keeps each map's file name and words.
-                    let maps = maps(solver, hanoi);
+                    let maps = solved.maps();
                     let poster = poster(&maps, assets);
                     let mut files = Vec::new();
                     let mut links: Vec<(String, &str)> = Vec::new();
@@ -462,7 +410,7 @@ pub fn build(options: &Options) -> Result<Report, BuildError> {
     // `static/` is read beside the solving, which touches no disk.
     let (mut solving, mut reading) = (Vec::new(), Vec::new());
     let (solved, assets) = crate::par::join(
-        || Solved::new(options, &mut solving, true),
+        || Solved::timed(options, &mut Steps::new(&mut solving, true)),
         || {
             timed_wall(&mut reading, "read and check static/", || {
                 Assets::load(&options.static_dir, &images())

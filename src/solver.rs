@@ -131,6 +131,13 @@ impl<G: Game> Solver<G> {
         Solver { graph, scores }
     }
 
+    /// Every position reachable under `rules`, solved: [`Solver::new`]
+    /// of [`StateGraph::with_rules`], how a game with a variant (the
+    /// Towers of Hanoi's discs) is solved for a build.
+    pub fn with_rules(rules: G::Rules) -> Solver<G> {
+        Solver::new(StateGraph::with_rules(rules))
+    }
+
     /// The graph it solved.
     pub fn graph(&self) -> &StateGraph<G> {
         &self.graph

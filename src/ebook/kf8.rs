@@ -585,6 +585,8 @@ xmlns=\"http://www.idpf.org/2007/opf\"><meta property=\"dcterms:modified\">{MODI
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::hanoi::{self, Hanoi};
+    use crate::solver::Solver;
 
     /// The images `book` shows, its cover last, and `static/` read.
     fn images_of(book: &crate::screen::Edition) -> (Vec<&'static str>, crate::assets::Assets) {
@@ -620,7 +622,7 @@ mod tests {
     /// on the `<` of the element with its target's id.
     #[test]
     fn pages_put_together_hold_every_screen_and_links_land_on_them() {
-        let hanoi = crate::site::hanoi_solver(3);
+        let hanoi = Solver::<Hanoi>::with_rules(hanoi::Rules { discs: 3 });
         let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
         let (names, assets) = images_of(&book);
         let shared = Book::new(&book, &assets);
@@ -698,7 +700,7 @@ mod tests {
     /// [`Part::text`] holds.
     #[test]
     fn the_text_is_handed_on_in_pieces_that_do_not_grow_with_the_book() {
-        let hanoi = crate::site::hanoi_solver(5);
+        let hanoi = Solver::<Hanoi>::with_rules(hanoi::Rules { discs: 5 });
         let book = crate::editions::analysis::edition("hanoi-analysis", &hanoi, "hanoi");
         let (names, assets) = images_of(&book);
         let shared = Book::new(&book, &assets);

@@ -172,6 +172,8 @@ version=\"2.0\" unique-identifier=\"id\"><metadata xmlns:dc=\"http://purl.org/dc
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::hanoi::{self, Hanoi};
+    use crate::solver::Solver;
 
     /// The book as one maud document, held whole: what [`write_to`]
     /// wrote before it streamed, kept as its yardstick.
@@ -229,7 +231,7 @@ mod tests {
     /// long the book (the 5-disc Towers of Hanoi's, 1.2 MB, here).
     #[test]
     fn the_streamed_book_is_the_whole_document_in_small_pieces() {
-        let hanoi = crate::site::hanoi_solver(5);
+        let hanoi = Solver::<Hanoi>::with_rules(hanoi::Rules { discs: 5 });
         let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
         let book = book.for_books();
         let mut pieces = Pieces::default();

@@ -449,18 +449,12 @@ mod tests {
     /// to another file.
     #[test]
     fn board_len_is_what_board_writes_with_far_links() {
-        use crate::games::tictactoe::Board;
-        use crate::graph::StateGraph;
-        use crate::solver::Solver;
-        let solver = Solver::new(StateGraph::<Board>::new());
-        let games = crate::editions::vs_computer::games(&Default::default(), &solver);
-        let hanoi = crate::site::hanoi_solver(3);
         let far = |out: &mut String, t: Target| {
             out.push_str("b001.xhtml#");
             t.push_anchor(out);
         };
         let (mut out, mut checked) = (String::new(), 0);
-        for edition in crate::site::editions(&solver, &games, &hanoi) {
+        for edition in crate::site::Solved::defaults(3).editions() {
             let book = edition.for_books();
             let srcs = srcs(&book, ".png");
             for b in &book.screens {
@@ -526,14 +520,8 @@ mod tests {
     /// changes.
     #[test]
     fn only_a_book_of_column_moves_stretches_its_links_down_the_column() {
-        use crate::games::tictactoe::Board;
-        use crate::graph::StateGraph;
-        use crate::solver::Solver;
-        let solver = Solver::new(StateGraph::<Board>::new());
-        let games = crate::editions::vs_computer::games(&Default::default(), &solver);
-        let hanoi = crate::site::hanoi_solver(4);
         let mut columns = 0;
-        for edition in crate::site::editions(&solver, &games, &hanoi) {
+        for edition in crate::site::Solved::defaults(4).editions() {
             let css = css(&edition.for_books());
             let stretched = css.contains(
                 "div>p:first-child a{display:inline-block;width:31%;width:min(31%,calc((100vmin - ",

@@ -474,7 +474,7 @@ the top left); a game record numbers tic-tac-toe's squares from 1 to 9\",\"posit
     fn every_hanoi_figure_agrees_with_the_page_its_choice_leads_to() {
         use crate::games::hanoi::Hanoi;
         for discs in [3, 4, 7] {
-            let solver = crate::site::hanoi_solver(discs);
+            let solver = Solver::<Hanoi>::with_rules(crate::games::hanoi::Rules { discs });
             let json = positions_json(&solver);
             let json_said: BTreeMap<String, Vec<String>> = json
                 .lines()

@@ -1,13 +1,20 @@
-//! The one list of what the site holds: the games, their editions and
-//! slugs, the images `static/` must hold, and the books' folder. A new
-//! game or edition is added here.
+//! The one list of what the site holds: the games ([`GAMES`]), their
+//! editions and slugs, their maps, the images `static/` must hold, and
+//! the maps' folder. A new game is its module in `games/` and one entry
+//! here; a new edition is its module in `editions/` and a line in its
+//! game's entry.
+//!
+//! Invariant: the build names no game; it walks [`GAMES`] (through
+//! [`Solved`]), so the editions, maps and images come in the list's
+//! order.
 
+use super::Options;
+use super::report::Steps;
 use crate::editions::vs_computer::{self, Match};
 use crate::editions::{analysis, gamebook, two_player};
 use crate::game::{Game, Side};
 use crate::games::hanoi::{self, Hanoi};
-use crate::games::tictactoe::Board;
-use crate::graph::StateGraph;
+use crate::games::tictactoe::{Board, Rules};
 use crate::html::SiteWords;
 use crate::map::{self, Map};
 use crate::screen::Edition;
@@ -49,72 +56,229 @@ other side answers in a square, that square holds the map from there), and every
 the Towers of Hanoi. Zoom in as far as you like; every move in the map is a link to its board.",
 };
 
-/// The maps of whole games: each file's path in the site, what it shows
-/// in words (the home page's picture of it), and the map. A game's map
-/// is listed here and drawn by `map` from its [`Game::MAP`].
-pub fn maps(solver: &Solver<Board>, hanoi: &Solver<Hanoi>) -> Vec<(String, &'static str, Map)> {
-    let makers: [(&str, &'static str, &(dyn Fn() -> Map + Sync)); 3] = [
-        (
-            "tictactoe-x",
-            "The map of optimal tic-tac-toe for X",
-            &|| map::marks(solver, Side::First, ANALYSIS),
-        ),
-        (
-            "tictactoe-o",
-            "The map of optimal tic-tac-toe for O",
-            &|| map::marks(solver, Side::Second, ANALYSIS),
-        ),
-        (
-            "hanoi",
-            "The map of every position of the Towers of Hanoi",
-            &|| map::graph(hanoi, HANOI_ANALYSIS),
-        ),
-    ];
-    crate::par::map(&makers, |(name, words, make)| {
-        (format!("{MAPS}/{name}.svg"), *words, make())
-    })
+/// One game of the site: the images its cells draw with, and how a
+/// build solves it. Each game is a unit struct implementing it, listed
+/// once in [`GAMES`]; everything the build makes of a game comes from
+/// here, so adding one touches no other part of the build.
+pub trait Entry: Sync {
+    /// The images its cells (and what stands under a board) draw with:
+    /// what `static/` must hold for it, as `.svg` and `.gif`.
+    fn images(&self) -> &'static [&'static str];
+
+    /// Solves it as `options` ask (its variant, its rules), each step
+    /// named and timed in `steps`, one a solve: what its editions and
+    /// maps are then made from.
+    fn solve(&self, options: &Options, steps: &mut Steps) -> Box<dyn SolvedGame>;
 }
+
+/// A game solved for a build: it makes its editions and its maps, each
+/// on a job of its own ([`crate::par`]), so it is shared between threads.
+pub trait SolvedGame: Send + Sync {
+    /// Its editions, in the order the home page and the book list show
+    /// them (a print-only edition goes after every other game's anyway:
+    /// [`Solved::each_edition`]). The slugs are the catalog's constants,
+    /// so editions that link to each other are told where the other is.
+    fn editions(&self) -> Vec<EditionMaker<'_>>;
+
+    /// Its maps of the whole game, in the home page's order; none for a
+    /// game without one.
+    fn maps(&self) -> Vec<MapMaker<'_>>;
+}
+
+/// Makes one edition, from what its game solved.
+pub type EditionMaker<'a> = Box<dyn Fn() -> Edition + Send + Sync + 'a>;
+
+/// Makes one map of a whole game, drawn by `map` from its [`Game::MAP`].
+pub struct MapMaker<'a> {
+    /// Its file's stem in the maps' folder ([`MAPS`]).
+    pub stem: &'static str,
+    /// What it shows, in words: the home page's picture of it.
+    pub words: &'static str,
+    /// Draws it.
+    pub make: Box<dyn Fn() -> Map + Send + Sync + 'a>,
+}
+
+/// [`EditionMaker`] of a closure: spares each entry the box and its type.
+fn edition<'a>(make: impl Fn() -> Edition + Send + Sync + 'a) -> EditionMaker<'a> {
+    Box::new(make)
+}
+
+/// The games of the site, in the order the home page, the book list and
+/// the maps show them. A new game is one line here.
+pub static GAMES: &[&dyn Entry] = &[&TicTacToe, &TowersOfHanoi];
 
 /// The images every game of the site draws its cells (and what stands
 /// under a board) with: what `static/` must hold, as `.svg` and `.gif`.
 pub fn images() -> Vec<&'static str> {
-    [<Board as Game>::IMAGES, <Hanoi as Game>::IMAGES].concat()
+    GAMES
+        .iter()
+        .flat_map(|game| game.images())
+        .copied()
+        .collect()
 }
 
-/// The editions, in the order the home page and the book list show them.
-/// Adding an edition is a module that makes an [`Edition`] and a line here;
-/// the slugs are named here, so editions that link to each other are told
-/// where the other is.
-pub fn editions(
-    solver: &Solver<Board>,
-    games: &[Match<Board>],
-    hanoi: &Solver<Hanoi>,
-) -> Vec<Edition> {
-    each_edition(solver, games, hanoi, |e| e)
+/// Every game of [`GAMES`] solved, in the list's order: what the
+/// editions and maps are made from.
+pub struct Solved {
+    games: Vec<Box<dyn SolvedGame>>,
 }
 
-/// [`editions`], each handed to `then` as soon as it is made, on the job
-/// that made it: what the build does with an edition need not wait for
-/// the others. The results are in the editions' order.
-pub fn each_edition<R: Send>(
-    solver: &Solver<Board>,
-    games: &[Match<Board>],
-    hanoi: &Solver<Hanoi>,
-    then: impl Fn(Edition) -> R + Sync + Send,
-) -> Vec<R> {
-    let makers: [&(dyn Fn() -> Edition + Sync); 6] = [
-        &|| two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS)),
-        &|| vs_computer::edition(VS_COMPUTER, solver, games),
-        &|| analysis::edition(ANALYSIS, solver, TWO_PLAYER),
-        &|| two_player::edition(HANOI, hanoi.graph(), Some(HANOI_ANALYSIS)),
-        &|| analysis::edition(HANOI_ANALYSIS, hanoi, HANOI),
-        &|| gamebook::edition(GAMEBOOK, solver),
-    ];
-    // Each edition on its own job, on every core.
-    crate::par::map(&makers, |make| then(make()))
+impl Solved {
+    /// Solves every game as `options` ask.
+    pub fn new(options: &Options) -> Solved {
+        Solved::timed(options, &mut Steps::new(&mut Vec::new(), false))
+    }
+
+    /// [`Solved::new`], each game's steps noted in `steps`.
+    pub(super) fn timed(options: &Options, steps: &mut Steps) -> Solved {
+        let games = GAMES.iter().map(|game| game.solve(options, steps));
+        Solved {
+            games: games.collect(),
+        }
+    }
+
+    /// The editions, in the order the home page and the book list show
+    /// them: [`Solved::each_edition`], kept whole.
+    pub fn editions(&self) -> Vec<Edition> {
+        self.each_edition(|e| e)
+    }
+
+    /// Every game's editions, each handed to `then` as soon as it is
+    /// made, on the job that made it: what the build does with an
+    /// edition need not wait for the others. The results are in the
+    /// editions' order: each game's in [`GAMES`] order, the print-only
+    /// ones (the gamebook) after all the rest, whose books a reader
+    /// reaches first.
+    pub fn each_edition<R: Send>(&self, then: impl Fn(Edition) -> R + Sync + Send) -> Vec<R> {
+        let makers: Vec<EditionMaker> = self.games.iter().flat_map(|g| g.editions()).collect();
+        // Each edition on its own job, on every core.
+        let mut made = crate::par::map(&makers, |make| {
+            let edition = make();
+            (edition.print_only, then(edition))
+        });
+        // A stable sort: each group keeps the list's order.
+        made.sort_by_key(|(print_only, _)| *print_only);
+        made.into_iter().map(|(_, r)| r).collect()
+    }
+
+    /// The maps of whole games, each on its own job: each file's path in
+    /// the site, what it shows in words (the home page's picture of it),
+    /// and the map.
+    pub fn maps(&self) -> Vec<(String, &'static str, Map)> {
+        let makers: Vec<MapMaker> = self.games.iter().flat_map(|g| g.maps()).collect();
+        crate::par::map(&makers, |m| {
+            (format!("{MAPS}/{}.svg", m.stem), m.words, (m.make)())
+        })
+    }
 }
 
-/// The Towers of Hanoi of `discs` discs, solved.
-pub fn hanoi_solver(discs: u8) -> Solver<Hanoi> {
-    Solver::new(StateGraph::with_rules(hanoi::Rules { discs }))
+/// Tic-tac-toe: two players, against the computer, analysed, and the
+/// print gamebook; a map for X and one for O.
+pub struct TicTacToe;
+
+impl Entry for TicTacToe {
+    fn images(&self) -> &'static [&'static str] {
+        Board::IMAGES
+    }
+
+    fn solve(&self, options: &Options, steps: &mut Steps) -> Box<dyn SolvedGame> {
+        let rules = Rules {
+            early_draws: options.early_draws,
+        };
+        let solver = steps.time("solve tic-tac-toe", || Solver::with_rules(rules));
+        let games = steps.time("play out games", || {
+            vs_computer::games(&options.games, &solver)
+        });
+        Box::new(SolvedTicTacToe { solver, games })
+    }
+}
+
+/// Tic-tac-toe solved, and the games against the computer played out.
+struct SolvedTicTacToe {
+    solver: Solver<Board>,
+    games: Vec<Match<Board>>,
+}
+
+impl SolvedGame for SolvedTicTacToe {
+    fn editions(&self) -> Vec<EditionMaker<'_>> {
+        let SolvedTicTacToe { solver, games } = self;
+        vec![
+            edition(|| two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS))),
+            edition(|| vs_computer::edition(VS_COMPUTER, solver, games)),
+            edition(|| analysis::edition(ANALYSIS, solver, TWO_PLAYER)),
+            edition(|| gamebook::edition(GAMEBOOK, solver)),
+        ]
+    }
+
+    fn maps(&self) -> Vec<MapMaker<'_>> {
+        let solver = &self.solver;
+        vec![
+            MapMaker {
+                stem: "tictactoe-x",
+                words: "The map of optimal tic-tac-toe for X",
+                make: Box::new(|| map::marks(solver, Side::First, ANALYSIS)),
+            },
+            MapMaker {
+                stem: "tictactoe-o",
+                words: "The map of optimal tic-tac-toe for O",
+                make: Box::new(|| map::marks(solver, Side::Second, ANALYSIS)),
+            },
+        ]
+    }
+}
+
+/// The Towers of Hanoi, of `--hanoi-discs` discs: to play, and analysed;
+/// a map of every position.
+pub struct TowersOfHanoi;
+
+impl Entry for TowersOfHanoi {
+    fn images(&self) -> &'static [&'static str] {
+        Hanoi::IMAGES
+    }
+
+    fn solve(&self, options: &Options, steps: &mut Steps) -> Box<dyn SolvedGame> {
+        let rules = hanoi::Rules {
+            discs: options.hanoi_discs,
+        };
+        let solver = steps.time("solve the Towers of Hanoi", || Solver::with_rules(rules));
+        Box::new(SolvedHanoi(solver))
+    }
+}
+
+/// The Towers of Hanoi solved.
+struct SolvedHanoi(Solver<Hanoi>);
+
+impl SolvedGame for SolvedHanoi {
+    fn editions(&self) -> Vec<EditionMaker<'_>> {
+        let solver = &self.0;
+        vec![
+            edition(|| two_player::edition(HANOI, solver.graph(), Some(HANOI_ANALYSIS))),
+            edition(|| analysis::edition(HANOI_ANALYSIS, solver, HANOI)),
+        ]
+    }
+
+    fn maps(&self) -> Vec<MapMaker<'_>> {
+        let solver = &self.0;
+        vec![MapMaker {
+            stem: "hanoi",
+            words: "The map of every position of the Towers of Hanoi",
+            make: Box::new(|| map::graph(solver, HANOI_ANALYSIS)),
+        }]
+    }
+}
+
+#[cfg(test)]
+impl Solved {
+    /// The default build's games, the Towers of Hanoi of `discs` discs:
+    /// every edition and map, for the tests that read them all.
+    pub(crate) fn defaults(discs: u8) -> Solved {
+        Solved::new(&Options {
+            static_dir: Default::default(),
+            out: Default::default(),
+            games: Default::default(),
+            budgets: Default::default(),
+            early_draws: false,
+            hanoi_discs: discs,
+        })
+    }
 }

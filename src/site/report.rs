@@ -169,3 +169,30 @@ pub(super) fn timed_wall<T>(timings: &mut Vec<Timing>, step: &str, f: impl FnOnc
     });
     out
 }
+
+/// Where a game's solving notes its steps ([`crate::site::Entry::solve`]):
+/// a game names and times its own steps, one a solve, and the build
+/// reports them in the order they ran.
+pub struct Steps<'a> {
+    timings: &'a mut Vec<Timing>,
+    /// Whether the steps run beside other work, whose CPU time theirs
+    /// cannot be told apart from: then only their wall time is noted.
+    beside: bool,
+}
+
+impl<'a> Steps<'a> {
+    /// Steps noted in `timings`, with their CPU time unless `beside`
+    /// other work.
+    pub(super) fn new(timings: &'a mut Vec<Timing>, beside: bool) -> Steps<'a> {
+        Steps { timings, beside }
+    }
+
+    /// Runs `f`, noting how long it took under `step`.
+    pub fn time<T>(&mut self, step: &str, f: impl FnOnce() -> T) -> T {
+        if self.beside {
+            timed_wall(self.timings, step, f)
+        } else {
+            timed(self.timings, step, f)
+        }
+    }
+}

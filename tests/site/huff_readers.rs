@@ -8,12 +8,8 @@
 
 use tictactoe_book::ebook::huffcdic::{self, Limits};
 use tictactoe_book::ebook::{self, Book, mobi};
-use tictactoe_book::editions::vs_computer::{self, Settings};
-use tictactoe_book::games::tictactoe::{Board, Rules};
-use tictactoe_book::graph::StateGraph;
 use tictactoe_book::opponent::Level;
 use tictactoe_book::site;
-use tictactoe_book::solver::Solver;
 
 /// How one reader decodes HUFF/CDIC: the limits and habits of its code.
 #[derive(Clone, Copy, Debug)]
@@ -343,13 +339,10 @@ fn every_reader_decodes_every_mobi_whole() {
         }
     }
     tictactoe_book::par::map(&cases, |&(early_draws, level)| {
-        let solver = Solver::new(StateGraph::<Board>::with_rules(Rules { early_draws }));
-        let settings = Settings {
-            level,
-            ..Settings::default()
-        };
-        let games = vs_computer::games(&settings, &solver);
-        for edition in site::editions(&solver, &games, &site::hanoi_solver(4)) {
+        let mut options = crate::common::options(std::path::Path::new("unused"));
+        options.early_draws = early_draws;
+        options.games.level = level;
+        for edition in site::Solved::new(&options).editions() {
             let book = edition.for_books();
             let mut names: Vec<&str> = mobi::pictures(&book, &assets)
                 .iter()

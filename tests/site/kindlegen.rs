@@ -448,11 +448,10 @@ fn headers_agree(ours: &[u8], theirs: &[u8]) {
 fn kindlegen_takes_the_hanoi_books_at_3_and_7_discs_clean() {
     let Some(kg) = kindlegen() else { return };
     let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
-    let games = Vec::new();
-    let solver = Solver::new(StateGraph::<Board>::new());
     for discs in [3, 7] {
-        let hanoi = site::hanoi_solver(discs);
-        let editions = site::editions(&solver, &games, &hanoi);
+        let mut options = crate::common::options(Path::new("unused"));
+        options.hanoi_discs = discs;
+        let editions = site::Solved::new(&options).editions();
         let books = editions.iter().filter(|e| e.texts.stem == "towers");
         for e in books.filter(|e| discs < 7 || e.slug == site::HANOI_ANALYSIS) {
             let tmp = tempfile::tempdir().unwrap();

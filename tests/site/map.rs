@@ -363,7 +363,7 @@ fn the_hanoi_map_is_the_state_graph_as_the_sierpinski_triangle_with_the_shortest
     for words in ["Start", "Goal"] {
         assert!(svg.contains(&format!(">{words}</text>")), "{words}");
     }
-    let solver = tictactoe_book::site::hanoi_solver(4);
+    let solver = Solver::<Hanoi>::with_rules(tictactoe_book::games::hanoi::Rules { discs: 4 });
     let positions: BTreeSet<Hanoi> = solver.graph().boards().iter().copied().collect();
     assert_eq!(positions.len(), 81);
     let by_key: BTreeMap<u32, Hanoi> = positions.iter().map(|p| (p.key(), *p)).collect();

@@ -6,10 +6,7 @@
 use std::path::Path;
 
 use tictactoe_book::assets::Assets;
-use tictactoe_book::games::tictactoe::Board;
-use tictactoe_book::graph::StateGraph;
 use tictactoe_book::site;
-use tictactoe_book::solver::Solver;
 
 use crate::common::*;
 
@@ -115,9 +112,7 @@ fn figure<'a>(text: &'a str, before: &str, after: &str) -> &'a str {
 /// from the same maps.
 #[test]
 fn the_poster_squares_are_as_wide_as_the_words_say() {
-    let solver = Solver::new(StateGraph::<Board>::new());
-    let hanoi = site::hanoi_solver(4);
-    let maps = site::maps(&solver, &hanoi);
+    let maps = site::Solved::new(&options(Path::new("unused"))).maps();
     let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
     let drawn = site::poster(&maps, &assets)
         .smallest_square_mm

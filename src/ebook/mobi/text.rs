@@ -315,6 +315,8 @@ fn layout(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::hanoi::{self, Hanoi};
+    use crate::solver::Solver;
 
     /// Text goes out as ASCII, so no character is split across records.
     #[test]
@@ -338,7 +340,7 @@ mod tests {
         // A text longer than its links' digits can count is laid out
         // again, not filled in: started at one digit, this book (under
         // 100 KB of text) gets five, as it does from the usual seven.
-        let hanoi = crate::site::hanoi_solver(3);
+        let hanoi = Solver::<Hanoi>::with_rules(hanoi::Rules { discs: 3 });
         let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
         let (text, start) = markup_from(&book, book.images, 1);
         assert_eq!((text.clone(), start), markup(&book, book.images));
@@ -357,7 +359,7 @@ mod tests {
     /// length and start the plan knew.
     #[test]
     fn the_text_is_handed_on_in_pieces_that_do_not_grow_with_the_book() {
-        let hanoi = crate::site::hanoi_solver(5);
+        let hanoi = Solver::<Hanoi>::with_rules(hanoi::Rules { discs: 5 });
         let book = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
         let plan = plan(&book, book.images);
         let (mut text, mut largest, mut pieces) = (Vec::new(), 0, 0);

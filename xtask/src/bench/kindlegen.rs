@@ -7,11 +7,7 @@ use std::time::Instant;
 
 use tictactoe_book::assets::Assets;
 use tictactoe_book::ebook::{Book, Budgets, EPUB, Format, MOBI};
-use tictactoe_book::editions::vs_computer;
-use tictactoe_book::games::tictactoe::{Board, Rules};
-use tictactoe_book::graph::StateGraph;
 use tictactoe_book::site::{self, Options};
-use tictactoe_book::solver::Solver;
 
 use crate::flags::repo_root;
 
@@ -49,12 +45,7 @@ pub fn bench(dir: &Path, options: &Options, assets: &Assets) -> anyhow::Result<(
         return Ok(());
     };
     std::fs::create_dir_all(dir)?;
-    let rules = Rules {
-        early_draws: options.early_draws,
-    };
-    let solver = Solver::new(StateGraph::<Board>::with_rules(rules));
-    let games = vs_computer::games(&options.games, &solver);
-    let hanoi = site::hanoi_solver(options.hanoi_discs);
+    let solved = site::Solved::new(options);
     println!(
         "our MOBI against kindlegen -c2 from our EPUB (its file, and the deliverables it reports):"
     );
@@ -62,7 +53,7 @@ pub fn bench(dir: &Path, options: &Options, assets: &Assets) -> anyhow::Result<(
         "  {:<24} {:>9} {:>9} {:>10} {:>9} {:>9} {:>9}",
         "book", "ours KB", "ours ms", "kindlegen", "KB", "MOBI 6", "KF8"
     );
-    for edition in site::editions(&solver, &games, &hanoi) {
+    for edition in solved.editions() {
         let book = edition.for_books();
         if book.print_only {
             continue;
