@@ -13,6 +13,9 @@ use super::report::Steps;
 use crate::editions::vs_computer::{self, Match};
 use crate::editions::{analysis, gamebook, two_player};
 use crate::game::{Game, Side};
+use crate::games::chess::{Mate, MateRules, Queen, Rook};
+#[cfg(test)]
+use crate::games::chess::{Ending, challenge};
 use crate::games::hanoi::{self, Hanoi};
 use crate::games::tictactoe::{Board, Rules};
 use crate::html::SiteWords;
@@ -35,6 +38,18 @@ pub const HANOI: &str = "hanoi";
 /// The Towers of Hanoi analysed: its slug.
 pub const HANOI_ANALYSIS: &str = "hanoi-analysis";
 
+/// Mate with king and queen: its slug.
+pub const KQK: &str = "kqk";
+
+/// Mate with king and queen, analysed: its slug.
+pub const KQK_ANALYSIS: &str = "kqk-analysis";
+
+/// Mate with king and rook: its slug.
+pub const KRK: &str = "krk";
+
+/// Mate with king and rook, analysed: its slug.
+pub const KRK_ANALYSIS: &str = "krk-analysis";
+
 /// The print gamebook's slug: its PDF is `ebooks/tictactoe-gamebook.pdf`.
 pub const GAMEBOOK: &str = "gamebook";
 
@@ -45,11 +60,13 @@ pub const MAPS: &str = "map";
 /// they are named here, beside the list of them, and not by the page's
 /// writer.
 pub const HOME: SiteWords = SiteWords {
-    title: "Tic-tac-toe and the Towers of Hanoi",
-    heading: "Tic-tac-toe and the Towers of Hanoi, a page for every position",
-    about: "Every board of tic-tac-toe and every position of the Towers of Hanoi is a page of \
-its own, and every move is a link to the page after it. No JavaScript: it plays in any \
-browser, from a web host or straight from disk.",
+    title: "Tic-tac-toe, the Towers of Hanoi and the first chess mates",
+    heading: "Tic-tac-toe, the Towers of Hanoi and the first chess mates, a page for every \
+position",
+    about: "Every board of tic-tac-toe, every position of the Towers of Hanoi and every \
+position of a chess mate against a perfect defender is a page of its own, and every move is a \
+link to the page after it. No JavaScript: it plays in any browser, from a web host or straight \
+from disk.",
     maps: "Each map is one drawing of a whole game, generated from the solver: the map of \
 optimal tic-tac-toe for X and for O, after xkcd 832 (your move is the large red mark; when the \
 other side answers in a square, that square holds the map from there), and every position of \
@@ -105,7 +122,7 @@ fn edition<'a>(make: impl Fn() -> Edition + Send + Sync + 'a) -> EditionMaker<'a
 
 /// The games of the site, in the order the home page, the book list and
 /// the maps show them. A new game is one line here.
-pub static GAMES: &[&dyn Entry] = &[&TicTacToe, &TowersOfHanoi];
+pub static GAMES: &[&dyn Entry] = &[&TicTacToe, &TowersOfHanoi, &ChessEndings];
 
 /// The images every game of the site draws its cells (and what stands
 /// under a board) with: what `static/` must hold, as `.svg` and `.gif`.
@@ -267,6 +284,51 @@ impl SolvedGame for SolvedHanoi {
     }
 }
 
+/// Mate in N against a perfect defender, with king and queen and with
+/// king and rook: each to play, and analysed; no map.
+pub struct ChessEndings;
+
+impl Entry for ChessEndings {
+    /// Both endings draw with the same squares.
+    fn images(&self) -> &'static [&'static str] {
+        Mate::<Queen>::IMAGES
+    }
+
+    /// # Panics
+    /// If the options' starts do not start a challenge: the command line
+    /// checks them first ([`MateRules::new`]).
+    fn solve(&self, options: &Options, steps: &mut Steps) -> Box<dyn SolvedGame> {
+        let queen = MateRules::<Queen>::new(options.kqk).expect("a KQK start, checked");
+        let rook = MateRules::<Rook>::new(options.krk).expect("a KRK start, checked");
+        let (queen, rook) = steps.time("solve the chess endings", || {
+            crate::par::join(|| Solver::with_rules(queen), || Solver::with_rules(rook))
+        });
+        Box::new(SolvedChess { queen, rook })
+    }
+}
+
+/// Both chess endings solved.
+struct SolvedChess {
+    queen: Solver<Mate<Queen>>,
+    rook: Solver<Mate<Rook>>,
+}
+
+impl SolvedGame for SolvedChess {
+    fn editions(&self) -> Vec<EditionMaker<'_>> {
+        let SolvedChess { queen, rook } = self;
+        vec![
+            edition(|| two_player::edition(KQK, queen.graph(), Some(KQK_ANALYSIS))),
+            edition(|| analysis::edition(KQK_ANALYSIS, queen, KQK)),
+            edition(|| two_player::edition(KRK, rook.graph(), Some(KRK_ANALYSIS))),
+            edition(|| analysis::edition(KRK_ANALYSIS, rook, KRK)),
+        ]
+    }
+
+    fn maps(&self) -> Vec<MapMaker<'_>> {
+        Vec::new()
+    }
+}
+
 #[cfg(test)]
 impl Solved {
     /// The default build's games, the Towers of Hanoi of `discs` discs:
@@ -279,6 +341,8 @@ impl Solved {
             budgets: Default::default(),
             early_draws: false,
             hanoi_discs: discs,
+            kqk: challenge::Rules::default_for(Ending::Kqk, 0),
+            krk: challenge::Rules::default_for(Ending::Krk, 0),
         })
     }
 }

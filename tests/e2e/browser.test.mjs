@@ -358,3 +358,45 @@ test('the whole peg column is one link to tap (390x844)', async () => {
     await b.close();
   }
 });
+
+// Mate in N: from the home page, picking the framed (best) piece and then
+// its framed (best) square against the perfect defender mates in exactly
+// the start's distance to mate, two taps a move; the mate page says so,
+// and every square on the way is a link at least 44 pixels wide.
+for (const [where, base] of BASES) {
+  for (const [size, viewport] of SIZES) {
+    test(`mate with king and rook by the framed moves (${where}, ${size})`, async () => {
+      const b = await browser(viewport);
+      try {
+        await b.page.goto(base + 'index.html');
+        await b.page.locator('#krk-analysis + p + ul a').click();
+        await b.page.waitForURL(/krk-analysis\/[0-9a-f]+\.html$/);
+        const first = await heading(b.page);
+        const mate = Number(/mate in (\d+) with best play/.exec(first)[1]);
+        const left = Number(/^(\d+) moves left/.exec(first)[1]);
+        let moves = 0;
+        while ((await heading(b.page)) !== 'Checkmate') {
+          assert.ok(moves < mate, `mated within ${mate} moves`);
+          // The framed piece, then the framed square it goes to: two taps.
+          for (let tap = 0; tap < 2; tap++) {
+            const framed = 'img[src^="c"][src$="bl.svg"], img[src^="c"][src$="bd.svg"]';
+            const link = b.page.locator(`table a:has(${framed})`).first();
+            const box = await link.boundingBox();
+            assert.ok(box.width >= 44 && box.height >= 44, `a square is ${box.width}x${box.height}`);
+            const before = b.page.url();
+            await link.click();
+            await b.page.waitForURL((u) => u.href !== before);
+          }
+          moves++;
+        }
+        assert.equal(moves, mate);
+        assert.match(await b.page.locator('main p').allInnerTexts().then((t) => t.join(' ')),
+          new RegExp(`You mated in ${mate} moves; you had ${left}\\.`));
+        assert.equal(await b.page.locator('table a').count(), 0, 'no moves once mated');
+        assert.deepEqual(b.failed, []);
+      } finally {
+        await b.close();
+      }
+    });
+  }
+}

@@ -20,6 +20,8 @@ pub fn options(out: &Path) -> Options {
         budgets: Default::default(),
         early_draws: false,
         hanoi_discs: 4,
+        kqk: tictactoe_book::games::chess::challenge::Rules::default_for(tictactoe_book::games::chess::Ending::Kqk, 0),
+        krk: tictactoe_book::games::chess::challenge::Rules::default_for(tictactoe_book::games::chess::Ending::Krk, 0),
     }
 }
 

@@ -269,6 +269,8 @@ impl BuildArgs {
             },
             early_draws: self.early_draws,
             hanoi_discs: self.hanoi_discs,
+            kqk: tictactoe_book::games::chess::challenge::Rules::default_for(tictactoe_book::games::chess::Ending::Kqk, self.seed),
+            krk: tictactoe_book::games::chess::challenge::Rules::default_for(tictactoe_book::games::chess::Ending::Krk, self.seed),
         }
     }
 }
