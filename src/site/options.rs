@@ -1,9 +1,11 @@
 //! What a build is asked for: the folders, the games against the
-//! computer, the Towers of Hanoi's discs and the books' budgets.
+//! computer, the Towers of Hanoi's discs, the chess challenges and the
+//! books' budgets.
 
 use std::path::PathBuf;
 
 use crate::editions::vs_computer;
+use crate::games::chess::challenge;
 
 /// What to build and where.
 #[derive(Clone, Debug)]
@@ -21,6 +23,14 @@ pub struct Options {
     /// Discs of the Towers of Hanoi ([`crate::games::hanoi::MIN_DISCS`] to
     /// [`crate::games::hanoi::MAX_DISCS`]).
     pub hanoi_discs: u8,
+    /// The KQK challenge (mate in N with king and queen): its start, its
+    /// spare moves and the seed breaking ties between Black's equal
+    /// replies (the build's seed, as the games against the computer's).
+    pub kqk: challenge::Rules,
+    /// The KRK challenge (mate in N with king and rook): its start, its
+    /// spare moves and the seed breaking ties between Black's equal
+    /// replies (the build's seed, as the games against the computer's).
+    pub krk: challenge::Rules,
 }
 
 pub use crate::ebook::{Budgets, PDF_PAGES};
