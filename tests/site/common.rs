@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use scraper::{Html, Selector};
+use tictactoe_book::editions::vs_computer;
+use tictactoe_book::games::chess::Ending;
+use tictactoe_book::games::chess::challenge::Rules;
 use tictactoe_book::games::tictactoe::{Board, Cell, Player, Square};
 use tictactoe_book::site::{self, Options};
 
@@ -20,8 +23,8 @@ pub fn options(out: &Path) -> Options {
         budgets: Default::default(),
         early_draws: false,
         hanoi_discs: 4,
-        kqk: tictactoe_book::games::chess::challenge::Rules::default_for(tictactoe_book::games::chess::Ending::Kqk, 0),
-        krk: tictactoe_book::games::chess::challenge::Rules::default_for(tictactoe_book::games::chess::Ending::Krk, 0),
+        kqk: Rules::default_for(Ending::Kqk, vs_computer::DEFAULT_SEED),
+        krk: Rules::default_for(Ending::Krk, vs_computer::DEFAULT_SEED),
     }
 }
 

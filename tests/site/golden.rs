@@ -73,6 +73,8 @@ fn an_early_draws_easy_seed_7_site_is_byte_for_byte_the_pinned_one() {
     o.early_draws = true;
     o.games.level = Some(Level::Easy);
     o.games.seed = 7;
+    o.kqk.seed = 7;
+    o.krk.seed = 7;
     site::build(&o).unwrap();
     expect_test::expect_file!["../golden/early-draws-easy-seed-7.txt"].assert_eq(&pins(&o.out));
 }

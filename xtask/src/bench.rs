@@ -348,8 +348,15 @@ fn print_steps_in_process(out: &Path, args: &BuildArgs, other_seed: &str) -> any
     print_steps(&site::build(&options())?);
     println!("  steps of a rebuild over it, nothing changed:");
     print_steps(&site::build(&options())?);
-    let mut changed = options();
-    changed.games.seed = args.seed.wrapping_add(1);
+    // Everything the seed reaches changes, as with the flag.
+    let other = BuildArgs {
+        seed: args.seed.wrapping_add(1),
+        ..args.clone()
+    };
+    let changed = site::Options {
+        out: out.to_path_buf(),
+        ..other.options()
+    };
     println!("  steps of a rebuild over that with {other_seed}:");
     print_steps(&site::build(&changed)?);
     Ok(())

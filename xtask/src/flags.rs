@@ -3,15 +3,20 @@
 //! every number takes a negative value as its value (`--seed -1` is out
 //! of range, not an unknown flag), every path may be any name the system
 //! allows (not only UTF-8), and any other value that is not UTF-8 is
-//! refused naming its flag ([`Utf8`]).
+//! refused naming its flag ([`Utf8`]). A chess challenge's start is a FEN
+//! checked here too ([`Start`]), and what no one flag can say alone (a
+//! start's mate with its spare moves) is checked right after clap
+//! ([`Cli::try_parse_checked`]), refused the same way.
 
 use std::ffi::{OsStr, OsString};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
-use tictactoe_book::games::chess::Ending;
+use tictactoe_book::games::chess::challenge::{self, Challenge, StartError};
+use tictactoe_book::games::chess::{Ending, Position};
 
 use clap::builder::{OsStringValueParser, TypedValueParser};
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{CommandFactory as _, Parser, Subcommand};
 use tictactoe_book::editions::vs_computer;
 use tictactoe_book::games::hanoi;
 use tictactoe_book::games::tictactoe::record;
@@ -28,6 +33,41 @@ pub struct Cli {
 
 /// The largest book budget a flag takes: a gigabyte, far past any book.
 const MAX_BUDGET_KB: i64 = 1_000_000;
+
+/// The most spare moves a chess challenge's flag takes: a mate takes at
+/// least one move, and a challenge at most [`challenge::MAX_LEFT`] (the
+/// start's own mate is checked with the start, by [`BuildArgs::check`]).
+const MAX_SPARE: u8 = challenge::MAX_LEFT - 1;
+
+/// The longest mate of `ending` with White to move, in moves: the issue's
+/// known answers, which `games::chess`'s tests check and a test here
+/// holds to the tablebase. With no more spare moves than
+/// [`challenge::MAX_LEFT`] less this, every start of the ending is a
+/// challenge (no position with White to move is a draw), so
+/// [`BuildArgs::check`] solves a tablebase, a twentieth of a second, only
+/// past it.
+const fn longest_mate(ending: Ending) -> u8 {
+    match ending {
+        Ending::Kqk => 10,
+        Ending::Krk => 16,
+    }
+}
+
+impl Cli {
+    /// This process's command line, parsed by clap, then checked for what
+    /// no one flag can say alone ([`BuildArgs::check`]): an error either
+    /// way is clap's, so it prints as one line and exits 2.
+    pub fn try_parse_checked() -> Result<Cli, clap::Error> {
+        let cli = Cli::try_parse()?;
+        match &cli.command {
+            Command::BuildSite(args) | Command::Bench(args) | Command::Screenshots(args) => {
+                args.check()?
+            }
+            _ => {}
+        }
+        Ok(cli)
+    }
+}
 
 /// `--out`, refused at once (exit 2, before anything is built) if it
 /// names no folder of its own, and otherwise as the build takes it:
@@ -65,6 +105,45 @@ impl<P: TypedValueParser> TypedValueParser for Utf8<P> {
             );
         }
         self.0.parse_ref(cmd, arg, value)
+    }
+}
+
+/// The start of `ending`'s chess challenge, as FEN: a legal position of
+/// that ending with White to move ([`Position::from_fen`]). A refused one
+/// is one line naming the flag and the fault, without the value itself
+/// (it may be long, or hold line breaks): [`tictactoe_book::games::chess::FenError`]
+/// names the fault.
+#[derive(Clone)]
+pub struct Start(pub Ending);
+
+impl TypedValueParser for Start {
+    type Value = Position;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Position, clap::Error> {
+        let Some(fen) = value.to_str() else {
+            return Err(clap::Error::new(ErrorKind::InvalidUtf8).with_cmd(cmd));
+        };
+        let why = match Position::from_fen(fen) {
+            Ok(p) if p.ending() == self.0 => return Ok(p),
+            Ok(p) => format!(
+                "the FEN is a {} position, not {} (--{}-start takes it)",
+                p.ending().name(),
+                self.0.name(),
+                p.ending().name().to_ascii_lowercase()
+            ),
+            Err(e) => e.to_string(),
+        };
+        let arg = arg.map_or_else(|| "a value".to_string(), |a| format!("'{a}'"));
+        Err(clap::Error::raw(
+            ErrorKind::ValueValidation,
+            format!("invalid value for {arg}: {why}"),
+        )
+        .with_cmd(cmd))
     }
 }
 
@@ -128,6 +207,24 @@ pub struct BuildArgs {
     #[arg(long, value_name = "N", default_value_t = hanoi::Rules::default().discs, allow_negative_numbers = true,
           value_parser = Utf8(clap::value_parser!(u8).range(i64::from(hanoi::MIN_DISCS)..=i64::from(hanoi::MAX_DISCS))))]
     pub hanoi_discs: u8,
+    /// Start of the KQK challenge (mate in N with king and queen against king), as FEN, White to move
+    #[arg(long, value_name = "FEN", default_value = challenge::Rules::start_fen(Ending::Kqk),
+          allow_negative_numbers = true, value_parser = Utf8(Start(Ending::Kqk)))]
+    pub kqk_start: Position,
+    /// Moves the KQK challenge gives beyond its start's mate, 0 to 30 (the two together at most 31)
+    #[arg(long, value_name = "N", default_value_t = challenge::Rules::default_spare(Ending::Kqk),
+          allow_negative_numbers = true,
+          value_parser = Utf8(clap::value_parser!(u8).range(0..=i64::from(MAX_SPARE))))]
+    pub kqk_spare: u8,
+    /// Start of the KRK challenge (mate in N with king and rook against king), as FEN, White to move
+    #[arg(long, value_name = "FEN", default_value = challenge::Rules::start_fen(Ending::Krk),
+          allow_negative_numbers = true, value_parser = Utf8(Start(Ending::Krk)))]
+    pub krk_start: Position,
+    /// Moves the KRK challenge gives beyond its start's mate, 0 to 30 (the two together at most 31)
+    #[arg(long, value_name = "N", default_value_t = challenge::Rules::default_spare(Ending::Krk),
+          allow_negative_numbers = true,
+          value_parser = Utf8(clap::value_parser!(u8).range(0..=i64::from(MAX_SPARE))))]
+    pub krk_spare: u8,
 }
 
 /// The commands.
@@ -237,6 +334,10 @@ impl BuildArgs {
             format!("--epub-budget={}", self.epub_budget).into(),
             format!("--pdf-budget={}", self.pdf_budget).into(),
             format!("--hanoi-discs={}", self.hanoi_discs).into(),
+            format!("--kqk-start={}", self.kqk_start.fen()).into(),
+            format!("--kqk-spare={}", self.kqk_spare).into(),
+            format!("--krk-start={}", self.krk_start.fen()).into(),
+            format!("--krk-spare={}", self.krk_spare).into(),
         ];
         if let Some(level) = self.level {
             flags.push(format!("--level={level}").into());
@@ -269,16 +370,62 @@ impl BuildArgs {
             },
             early_draws: self.early_draws,
             hanoi_discs: self.hanoi_discs,
-            kqk: tictactoe_book::games::chess::challenge::Rules::default_for(tictactoe_book::games::chess::Ending::Kqk, self.seed),
-            krk: tictactoe_book::games::chess::challenge::Rules::default_for(tictactoe_book::games::chess::Ending::Krk, self.seed),
+            kqk: self.rules(Ending::Kqk),
+            krk: self.rules(Ending::Krk),
         }
+    }
+
+    /// The chess challenge of `ending` these flags ask for, its ties
+    /// broken by the build's seed.
+    fn rules(&self, ending: Ending) -> challenge::Rules {
+        let (start, spare) = match ending {
+            Ending::Kqk => (self.kqk_start, self.kqk_spare),
+            Ending::Krk => (self.krk_start, self.krk_spare),
+        };
+        challenge::Rules {
+            start,
+            spare,
+            seed: self.seed,
+        }
+    }
+
+    /// Refuses what no one flag can say alone, as clap refuses a value
+    /// (one line, exit 2): a chess challenge whose start's mate and spare
+    /// moves come to more than [`challenge::MAX_LEFT`], or whose start is
+    /// drawn, naming both its flags. Solves an ending's tablebase (which
+    /// the build shares) only for more spare moves than any start takes.
+    pub fn check(&self) -> Result<(), clap::Error> {
+        for ending in Ending::ALL {
+            let rules = self.rules(ending);
+            if rules.spare <= challenge::MAX_LEFT - longest_mate(ending) {
+                continue;
+            }
+            let Err(e) = Challenge::new(rules) else {
+                continue;
+            };
+            let hint = match e {
+                StartError::TooLong(n) => format!(
+                    "; this start takes at most {} spare moves",
+                    challenge::MAX_LEFT.saturating_sub(n.saturating_sub(rules.spare))
+                ),
+                StartError::BlackToMove | StartError::Drawn | StartError::Ending(_) => String::new(),
+            };
+            let name = ending.name().to_ascii_lowercase();
+            return Err(clap::Error::raw(
+                ErrorKind::ValueValidation,
+                format!(
+                    "invalid values for '--{name}-start <FEN>' and '--{name}-spare <N>': {e}{hint}"
+                ),
+            )
+            .with_cmd(&Cli::command()));
+        }
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory as _;
 
     fn build_args(line: &[OsString]) -> BuildArgs {
         let argv = ["cargo xtask", "build-site"].map(OsString::from);
@@ -307,6 +454,10 @@ mod tests {
             "--pdf-budget=6",
             "--early-draws",
             "--hanoi-discs=5",
+            "--kqk-start=8/8/8/3k4/8/8/8/KQ6 w - - 0 1",
+            "--kqk-spare=2",
+            "--krk-start=7k/8/8/8/8/8/8/R6K w - - 3 9",
+            "--krk-spare=3",
         ]
         .map(OsString::from)
         .to_vec();
@@ -330,6 +481,78 @@ mod tests {
                     written.iter().any(|w| w == arg),
                     "--{arg} is not in to_flags"
                 );
+            }
+        }
+    }
+
+    /// The default flags, written out by `to_flags` as the bench hands
+    /// them on, read back to the same options: each chess challenge's
+    /// default start as FEN and its default spare moves, its ties broken
+    /// by the build's seed, a challenge that can be.
+    #[test]
+    fn the_default_flags_round_trip() {
+        let args = build_args(&["--out=/tmp/o", "--static=/tmp/s"].map(OsString::from));
+        let flags = args.to_flags(Path::new("/tmp/o"), Path::new("/tmp/s"));
+        for ending in Ending::ALL {
+            let name = ending.name().to_ascii_lowercase();
+            for flag in [
+                format!("--{name}-start={}", challenge::Rules::start_fen(ending)),
+                format!("--{name}-spare={}", challenge::Rules::default_spare(ending)),
+            ] {
+                assert!(flags.contains(&OsString::from(&flag)), "{flag}: {flags:?}");
+            }
+        }
+        let again = build_args(&flags);
+        assert_eq!(
+            format!("{:?}", args.options()),
+            format!("{:?}", again.options())
+        );
+        let options = again.options();
+        assert_eq!(
+            [options.kqk, options.krk],
+            Ending::ALL.map(|e| challenge::Rules::default_for(e, vs_computer::DEFAULT_SEED))
+        );
+        assert!(again.check().is_ok());
+    }
+
+    /// `longest_mate` is each ending's longest mate with White to move, and
+    /// no position with White to move is a draw, so `check` may skip the
+    /// tablebase up to `MAX_LEFT` less it; one spare move more is refused
+    /// for the start that mates longest, and taken for any other.
+    #[test]
+    fn check_skips_the_tablebase_only_where_every_start_is_a_challenge() {
+        use tictactoe_book::games::chess::Dtm;
+        for ending in Ending::ALL {
+            let mut longest = None;
+            for (p, dtm) in challenge::tablebase(ending).positions() {
+                if p.turn() == tictactoe_book::games::chess::Color::White && p.piece().is_some() {
+                    let Dtm::Mate(n) = dtm else {
+                        panic!("{} is a draw", p.fen())
+                    };
+                    longest = longest.max(Some((n, p)));
+                }
+            }
+            let (n, p) = longest.unwrap();
+            assert_eq!(n, longest_mate(ending), "{}", ending.name());
+            let name = ending.name().to_ascii_lowercase();
+            let spare = challenge::MAX_LEFT - n;
+            for (fen, spare, ok) in [
+                (p.fen(), spare, true),
+                (p.fen(), spare + 1, false),
+                (
+                    challenge::Rules::start_fen(ending).to_string(),
+                    spare + 1,
+                    true,
+                ),
+            ] {
+                let args = build_args(
+                    &[
+                        format!("--{name}-start={fen}"),
+                        format!("--{name}-spare={spare}"),
+                    ]
+                    .map(OsString::from),
+                );
+                assert_eq!(args.check().is_ok(), ok, "{fen} {spare}");
             }
         }
     }
@@ -391,8 +614,8 @@ mod tests {
                 }
             }
         }
-        // build-site, bench and screenshots: 9 each; draw-images 1; tree
+        // build-site, bench and screenshots: 13 each; draw-images 1; tree
         // 3; record encode and decode 1 each; endgame 1.
-        assert_eq!(checked, 3 * (3 * 9 + 1 + 3 + 2 + 1));
+        assert_eq!(checked, 3 * (3 * 13 + 1 + 3 + 2 + 1));
     }
 }

@@ -3,8 +3,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser as _;
-
 mod bench;
 mod build;
 mod endgame;
@@ -19,9 +17,10 @@ use flags::{Cli, Command, repo_root};
 /// Parses the command line. A usage error is one line on stderr (clap's
 /// first paragraph, which names the problem, on one line: "the following
 /// required arguments were not provided:" and the arguments under it)
-/// and exit code 2.
+/// and exit code 2; so is a refusal of flags that only together say
+/// something wrong ([`Cli::try_parse_checked`]).
 fn parse() -> Result<Cli, ExitCode> {
-    Cli::try_parse().map_err(|e| {
+    Cli::try_parse_checked().map_err(|e| {
         if !e.use_stderr() {
             // --help and --version: print as clap would, and succeed.
             let _ = e.print();

@@ -102,6 +102,115 @@ fn a_bad_number_of_hanoi_discs_is_one_line_and_the_site_stays() {
     ]);
 }
 
+/// KQK from Ka1 Qb2 kf5: the longest mate of KQK, in 10.
+const KQK_MATE_IN_10: &str = "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1";
+
+/// A chess challenge's start or spare moves that cannot be (a FEN that
+/// does not parse, has other pieces, Black to move, the kings touching,
+/// or is the other ending; a start whose mate and spare moves are more
+/// than 31): one line on stderr naming the flag (both, for a start with
+/// its spare moves) and what is wrong, exit 2, at once, without the
+/// value echoed, and the last site stays as it was. The edge of the
+/// spare moves builds.
+#[test]
+fn a_bad_chess_start_is_one_line_and_the_site_stays() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let out_arg = out.to_str().unwrap();
+    let small = [
+        "build-site",
+        "--out",
+        out_arg,
+        "--games",
+        "1",
+        "--hanoi-discs",
+        "3",
+    ];
+    // Mate in 10 and 21 spare moves, mate in 12 and 19: 31 each, the most.
+    let mut edge = small.to_vec();
+    edge.extend([
+        "--kqk-start",
+        KQK_MATE_IN_10,
+        "--kqk-spare",
+        "21",
+        "--krk-spare",
+        "19",
+    ]);
+    succeeds(&edge);
+    let before = std::fs::read(out.join("index.html")).unwrap();
+    let names_before = names(&out);
+    let long = "/".repeat(100_000);
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--kqk-start", "garbage"],
+            "the FEN's board has 1 ranks, not 8",
+        ),
+        (
+            &["--kqk-start", "4k3/8/8/8/8/8/P7/3QK3 w - - 0 1"],
+            "not KQK or KRK",
+        ),
+        (
+            &["--krk-start", "4k3/8/8/8/8/8/8/R1B1K3 w - - 0 1"],
+            "not KQK or KRK",
+        ),
+        (
+            &["--kqk-start", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1"],
+            "Black to move",
+        ),
+        (
+            &["--krk-start", "8/8/8/8/8/8/4k3/R3K3 w - - 0 1"],
+            "kings stand next to each other",
+        ),
+        (
+            &["--kqk-start", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"],
+            "a KRK position, not KQK",
+        ),
+        (
+            &["--krk-start", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"],
+            "a KQK position, not KRK",
+        ),
+        (&["--krk-start", ""], "the FEN is empty"),
+        (&["--kqk-start", &long], "100001 ranks"),
+        (
+            &["--kqk-start", "4k3/8/8/8/8/8/8/3QK\u{202e}2 w"],
+            "is not a piece",
+        ),
+        (
+            &["--kqk-start", "4k3/8/8/8/8/8/8/3QK3 w\n\n- - 0 1 x"],
+            "more than 6 fields",
+        ),
+        (&["--kqk-spare", "31"], "31 is not in 0..=30"),
+        (&["--krk-spare", "-1"], "-1 is not in 0..=30"),
+        (
+            &["--krk-spare", "30"],
+            "'--krk-start <FEN>' and '--krk-spare <N>': 42 moves to mate in is more than 31; \
+             this start takes at most 19 spare moves",
+        ),
+        (
+            &["--kqk-start", KQK_MATE_IN_10, "--kqk-spare", "22"],
+            "'--kqk-start <FEN>' and '--kqk-spare <N>': 32 moves to mate in is more than 31; \
+             this start takes at most 21 spare moves",
+        ),
+    ];
+    for (flags, says) in cases {
+        let mut args = small.to_vec();
+        args.extend(*flags);
+        let start = std::time::Instant::now();
+        let o = xtask(&args);
+        let took = start.elapsed();
+        assert_eq!(o.status.code(), Some(2), "{flags:?}");
+        assert!(o.stdout.is_empty(), "{flags:?}");
+        let err = one_error_line(&o);
+        assert!(err.contains(says), "{flags:?}: {err}");
+        let named = flags[flags.len() - 2];
+        assert!(err.contains(&format!("'{named} <")), "{flags:?}: {err}");
+        assert!(err.len() < 300, "the value is not echoed: {err}");
+        assert!(took.as_secs_f64() < 1.0, "{flags:?} took {took:?}");
+    }
+    assert_eq!(std::fs::read(out.join("index.html")).unwrap(), before);
+    assert_eq!(names(&out), names_before);
+}
+
 #[test]
 fn a_pdf_longer_than_the_pdf_budget_is_left_out_and_not_listed() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1463,13 +1572,15 @@ fn a_missing_argument_is_named() {
 /// argument '-1' found").
 #[test]
 fn a_negative_number_is_out_of_range_with_its_range() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 11] = [
         (&["build-site", "--seed", "-1"], "0..=18446744073709551615"),
         (&["build-site", "--games", "-1"], "1..=256"),
         (&["build-site", "--mobi-budget", "-1"], "1..=1000000"),
         (&["build-site", "--epub-budget", "-1"], "1..=1000000"),
         (&["build-site", "--pdf-budget", "-1"], "1..=1000000"),
         (&["bench", "--hanoi-discs", "-2"], "3..=7"),
+        (&["build-site", "--kqk-spare", "-1"], "0..=30"),
+        (&["screenshots", "--krk-spare", "-5"], "0..=30"),
         (&["tree", "--depth", "-1"], "0..=9"),
         (&["record", "encode", "5", "-1"], "1..=9"),
         (&["record", "decode", "-3"], "16..=8388607"),
@@ -1513,6 +1624,9 @@ fn a_value_not_utf8_names_its_flag() {
         (&["build-site", "--games"], "--games"),
         (&["build-site", "--seed"], "--seed"),
         (&["screenshots", "--hanoi-discs"], "--hanoi-discs"),
+        (&["build-site", "--kqk-start"], "--kqk-start"),
+        (&["bench", "--krk-start"], "--krk-start"),
+        (&["build-site", "--krk-spare"], "--krk-spare"),
         (&["tree", "--from"], "--from"),
         (&["tree", "--depth"], "--depth"),
         (&["record", "encode"], "<SQUARE>"),
@@ -1538,6 +1652,8 @@ fn an_empty_value_names_its_flag() {
         (&["build-site", "--out", ""], "--out"),
         (&["build-site", "--static", ""], "--static"),
         (&["build-site", "--level", ""], "--level"),
+        (&["build-site", "--kqk-start", ""], "--kqk-start"),
+        (&["bench", "--krk-spare", ""], "--krk-spare"),
         (&["tree", "--out", ""], "--out"),
         (&["draw-images", "--out", ""], "--out"),
     ] {
