@@ -195,6 +195,18 @@ pub struct BuildArgs {
           default_value_t = (Budgets::default().epub / 1000) as u32,
           value_parser = Utf8(clap::value_parser!(u32).range(1..=MAX_BUDGET_KB)))]
     pub epub_budget: u32,
+    /// Largest allowed MOBI file of a chess ending, in KB (1,000 bytes),
+    /// 1 to 1000000
+    #[arg(long, value_name = "KB", allow_negative_numbers = true,
+          default_value_t = (Budgets::default().large_mobi / 1000) as u32,
+          value_parser = Utf8(clap::value_parser!(u32).range(1..=MAX_BUDGET_KB)))]
+    pub large_mobi_budget: u32,
+    /// Largest allowed EPUB file of a chess ending, in KB (1,000 bytes),
+    /// 1 to 1000000
+    #[arg(long, value_name = "KB", allow_negative_numbers = true,
+          default_value_t = (Budgets::default().large_epub / 1000) as u32,
+          value_parser = Utf8(clap::value_parser!(u32).range(1..=MAX_BUDGET_KB)))]
+    pub large_epub_budget: u32,
     /// Most pages of a PDF, 1 to 1000000; a longer one is left out [default: 828, a paperback's most]
     #[arg(long, value_name = "PAGES", default_value_t = Budgets::default().pdf_pages as u32, hide_default_value = true,
           allow_negative_numbers = true,
@@ -332,6 +344,8 @@ impl BuildArgs {
             format!("--seed={}", self.seed).into(),
             format!("--mobi-budget={}", self.mobi_budget).into(),
             format!("--epub-budget={}", self.epub_budget).into(),
+            format!("--large-mobi-budget={}", self.large_mobi_budget).into(),
+            format!("--large-epub-budget={}", self.large_epub_budget).into(),
             format!("--pdf-budget={}", self.pdf_budget).into(),
             format!("--hanoi-discs={}", self.hanoi_discs).into(),
             format!("--kqk-start={}", self.kqk_start.fen()).into(),
@@ -365,8 +379,9 @@ impl BuildArgs {
             budgets: Budgets {
                 mobi: self.mobi_budget as usize * 1000,
                 epub: self.epub_budget as usize * 1000,
+                large_mobi: self.large_mobi_budget as usize * 1000,
+                large_epub: self.large_epub_budget as usize * 1000,
                 pdf_pages: self.pdf_budget as usize,
-                ..Budgets::default()
             },
             early_draws: self.early_draws,
             hanoi_discs: self.hanoi_discs,
