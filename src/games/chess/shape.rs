@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::LazyLock;
 
 use super::challenge::{self, Challenge, End};
 use super::{Ending, Move, Position, Square};
@@ -231,9 +232,9 @@ impl<K: Kind> Mate<K> {
             .fold(0, |b, m| b | 1 << m.to.index())
     }
 
-    /// What stands on `square`, with `picked` picked up: the content and
-    /// the words of it ("white king").
-    fn content(self, picked: Option<usize>, square: Square) -> (Content, usize, &'static str) {
+    /// What stands on `square`, with `picked` picked up: the content, its
+    /// offset (the piece after the king), and which of [`WHAT`] it is.
+    fn content(self, picked: Option<usize>, square: Square) -> (Content, usize, usize) {
         let p = self.position();
         let lifted = picked == Some(cell_of(square));
         if square == p.white_king() {
@@ -242,18 +243,15 @@ impl<K: Kind> Mate<K> {
             } else {
                 Content::King
             };
-            (c, 0, "white king")
+            (c, 0, 1)
         } else if Some(square) == p.piece() {
             let c = if lifted {
                 Content::KingPicked
             } else {
                 Content::King
             };
-            let name = match K::ENDING {
-                Ending::Kqk => "white queen",
-                Ending::Krk => "white rook",
-            };
-            (c, 1 + K::ENDING as usize, name)
+            let offset = 1 + K::ENDING as usize;
+            (c, offset, 1 + offset)
         } else if square == p.black_king() {
             let mated = self.challenge.end() == Some(End::Mated);
             let c = if mated {
@@ -261,7 +259,7 @@ impl<K: Kind> Mate<K> {
             } else {
                 Content::BlackKing
             };
-            (c, 0, "black king")
+            (c, 0, 4)
         } else {
             let target = picked
                 .and_then(square_of)
@@ -271,7 +269,7 @@ impl<K: Kind> Mate<K> {
             } else {
                 Content::Empty
             };
-            (c, 0, "empty")
+            (c, 0, 0)
         }
     }
 
@@ -284,6 +282,43 @@ impl<K: Kind> Mate<K> {
         }
     }
 }
+
+/// What may stand on a square, in words.
+const WHAT: [&str; 5] = [
+    "empty",
+    "white king",
+    "white queen",
+    "white rook",
+    "black king",
+];
+
+/// A square's words, each made once a run and shared by every screen:
+/// made for each cell, a board's would be 72 strings a screen.
+struct Words {
+    /// "e1: white king", for each of [`WHAT`].
+    label: [String; 5],
+    /// "e1: white king, selected: ...", for the king, queen and rook.
+    selected: [String; 3],
+    /// "d7: move the king here", for the king, queen and rook.
+    target: [String; 3],
+}
+
+/// Every square's [`Words`], in reading order.
+static WORDS: LazyLock<Vec<Words>> = LazyLock::new(|| {
+    SQUARES
+        .iter()
+        .map(|name| Words {
+            label: WHAT.map(|what| format!("{name}: {what}")),
+            selected: [1, 2, 3].map(|what| {
+                format!(
+                    "{name}: {}, selected: select it again to let it go",
+                    WHAT[what]
+                )
+            }),
+            target: ["king", "queen", "rook"].map(|piece| format!("{name}: move the {piece} here")),
+        })
+        .collect()
+});
 
 /// Each state a key of its own, times three: the state's own page, then
 /// its king's and its piece's picked up.
@@ -394,24 +429,27 @@ impl<K: Kind> Game for Mate<K> {
                 action: None,
             };
         };
-        let name = SQUARES[index];
         let (content, offset, what) = self.content(picked, square);
+        let words = &WORDS[index];
         let action = match content {
-            Content::King => Some(format!("{name}: {what}")),
-            Content::KingPicked => Some(format!(
-                "{name}: {what}, selected: select it again to let it go"
-            )),
+            Content::King => Some(&words.label[what]),
+            Content::KingPicked => Some(&words.selected[what - 1]),
             Content::Target => {
                 let from = square_of(picked.expect("a target of a picked piece"))
                     .expect("a piece on a square");
-                Some(format!("{name}: move the {} here", self.piece_name(from)))
+                let piece = if from == self.position().white_king() {
+                    0
+                } else {
+                    1 + K::ENDING as usize
+                };
+                Some(&words.target[piece])
             }
             _ => None,
         };
         Face {
             image: image(content, offset, shade(square)),
-            label: Cow::Owned(format!("{name}: {what}")),
-            action: action.map(Cow::Owned),
+            label: Cow::Borrowed(words.label[what].as_str()),
+            action: action.map(|a| Cow::Borrowed(a.as_str())),
         }
     }
 
