@@ -30,6 +30,14 @@ const BOOKS: [&str; 3] = [TWO, VS, ANALYSIS];
 /// The Towers of Hanoi's books, read by the checks that are not about
 /// tic-tac-toe boards.
 const HANOI_BOOKS: [&str; 2] = ["towers-hanoi", "towers-hanoi-analysis"];
+/// The chess endings' books, of thousands of screens each: they answer
+/// to the large budgets.
+const CHESS_BOOKS: [&str; 4] = [
+    "chess-kqk",
+    "chess-kqk-analysis",
+    "chess-krk",
+    "chess-krk-analysis",
+];
 
 /// The editions of the default build, made again by the library.
 fn editions() -> &'static [Edition] {
@@ -377,18 +385,40 @@ fn every_filepos_lands_on_the_start_of_a_board_or_the_opening_page() {
     }
 }
 
+/// A MOBI holds at most 65,535 records, shared by its two parts: each
+/// default book's count, against that cap (the largest, the KRK
+/// analysis, holds a few hundred).
+#[test]
+fn every_mobi_states_its_records_against_the_formats_cap() {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS).chain(&CHESS_BOOKS) {
+        let bytes = std::fs::read(book(&format!("{name}.mobi"))).unwrap();
+        let records = u16::from_be_bytes([bytes[76], bytes[77]]);
+        eprintln!("{name}.mobi: {records} records of at most 65,535");
+        assert!(records > 10, "{name}.mobi: {records} records");
+        // The record list is what it says: each offset inside the file.
+        let last = 78 + 8 * (usize::from(records) - 1);
+        let offset = u32::from_be_bytes(bytes[last..last + 4].try_into().unwrap());
+        assert!((offset as usize) < bytes.len(), "{name}.mobi");
+    }
+}
+
 #[test]
 fn books_keep_to_their_budgets_and_epubs_are_well_formed() {
     let budgets = Budgets::default();
-    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+    let small = BOOKS.iter().chain(&HANOI_BOOKS).map(|n| (n, false));
+    for (name, large) in small.chain(CHESS_BOOKS.iter().map(|n| (n, true))) {
+        let (mobi_budget, epub_budget) = match large {
+            false => (budgets.mobi, budgets.epub),
+            true => (budgets.large_mobi, budgets.large_epub),
+        };
         let mobi = std::fs::metadata(book(&format!("{name}.mobi")))
             .unwrap()
             .len() as usize;
-        assert!(mobi <= budgets.mobi, "{name}.mobi is {mobi} bytes");
+        assert!(mobi <= mobi_budget, "{name}.mobi is {mobi} bytes");
         let path = book(&format!("{name}.epub"));
         let bytes = std::fs::read(&path).unwrap();
         assert!(
-            bytes.len() <= budgets.epub,
+            bytes.len() <= epub_budget,
             "{name}.epub is {} bytes",
             bytes.len()
         );

@@ -175,7 +175,7 @@ impl Game for Nim {
         out.push_str(&format!(" - Nim {}", self.text(None)));
     }
 
-    fn remark(self) -> Option<&'static str> {
+    fn remark(self) -> Option<std::borrow::Cow<'static, str>> {
         None
     }
 

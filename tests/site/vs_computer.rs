@@ -49,7 +49,7 @@ fn every_game_page_is_consistent() {
             assert_eq!(lines.len(), 1, "{}", path.display());
             let line = &lines[0];
             if let Some(remark) = board.remark() {
-                assert!(line.contains(remark), "{}: {line}", path.display());
+                assert!(line.contains(remark.as_ref()), "{}: {line}", path.display());
             }
             let number = dir.file_name().unwrap().to_str().unwrap();
             assert!(
