@@ -13,9 +13,9 @@ use super::report::Steps;
 use crate::editions::vs_computer::{self, Match};
 use crate::editions::{analysis, gamebook, two_player};
 use crate::game::{Game, Side};
-use crate::games::chess::{Mate, MateRules, Queen, Rook};
 #[cfg(test)]
 use crate::games::chess::{Ending, challenge};
+use crate::games::chess::{Mate, MateRules, Queen, Rook};
 use crate::games::hanoi::{self, Hanoi};
 use crate::games::tictactoe::{Board, Rules};
 use crate::html::SiteWords;

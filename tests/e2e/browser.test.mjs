@@ -361,8 +361,7 @@ test('the whole peg column is one link to tap (390x844)', async () => {
 
 // Mate in N: from the home page, picking the framed (best) piece and then
 // its framed (best) square against the perfect defender mates in exactly
-// the start's distance to mate, two taps a move; the mate page says so,
-// and every square on the way is a link at least 44 pixels wide.
+// the start's distance to mate, two taps a move; the mate page says so.
 for (const [where, base] of BASES) {
   for (const [size, viewport] of SIZES) {
     test(`mate with king and rook by the framed moves (${where}, ${size})`, async () => {
@@ -381,8 +380,6 @@ for (const [where, base] of BASES) {
           for (let tap = 0; tap < 2; tap++) {
             const framed = 'img[src^="c"][src$="bl.svg"], img[src^="c"][src$="bd.svg"]';
             const link = b.page.locator(`table a:has(${framed})`).first();
-            const box = await link.boundingBox();
-            assert.ok(box.width >= 44 && box.height >= 44, `a square is ${box.width}x${box.height}`);
             const before = b.page.url();
             await link.click();
             await b.page.waitForURL((u) => u.href !== before);
@@ -400,3 +397,31 @@ for (const [where, base] of BASES) {
     });
   }
 }
+
+// On a 390-pixel phone every square of a chess board is a link at least
+// 44 pixels each way: the pieces to pick, and the squares a picked piece
+// may go to.
+test('every chess square is a finger\'s size on a 390-pixel phone', async () => {
+  const b = await browser({ width: 390, height: 844 });
+  try {
+    await b.page.goto(server.base + 'index.html');
+    await b.page.locator('#krk + p + ul a').click();
+    await b.page.waitForURL(/krk\/[0-9a-f]+\.html$/);
+    const rook = b.page.locator('table a:has(img[src^="cr"])').first();
+    for (const page of ['board', 'rook picked up']) {
+      const links = b.page.locator('table a');
+      assert.ok((await links.count()) >= 2, page);
+      for (const box of await links.evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect().toJSON()))) {
+        assert.ok(box.width >= 44 && box.height >= 44, `${page}: a square is ${box.width}x${box.height}`);
+      }
+      if (page === 'board') {
+        const before = b.page.url();
+        await rook.click();
+        await b.page.waitForURL((u) => u.href !== before);
+      }
+    }
+    assert.deepEqual(b.failed, []);
+  } finally {
+    await b.close();
+  }
+});

@@ -423,7 +423,9 @@ impl BuildArgs {
                     "; this start takes at most {} spare moves",
                     challenge::MAX_LEFT.saturating_sub(n.saturating_sub(rules.spare))
                 ),
-                StartError::BlackToMove | StartError::Drawn | StartError::Ending(_) => String::new(),
+                StartError::BlackToMove | StartError::Drawn | StartError::Ending(_) => {
+                    String::new()
+                }
             };
             let name = ending.name().to_ascii_lowercase();
             return Err(clap::Error::raw(

@@ -399,8 +399,8 @@ fn covers() -> Vec<(&'static str, usize, Vec<Column>)> {
 /// A chess ending's cover: the board of its default start, file by file,
 /// rank 8 first.
 fn chess_cover(ending: Ending) -> Vec<Column> {
-    let start = Position::from_fen(chess::challenge::Rules::start_fen(ending))
-        .expect("a legal start");
+    let start =
+        Position::from_fen(chess::challenge::Rules::start_fen(ending)).expect("a legal start");
     (0..8u8)
         .map(|file| {
             (0..8u8)

@@ -74,7 +74,7 @@ fn square_of(cell: usize) -> Option<Square> {
 
 /// A square's shade: 1 for a dark square (a1 is dark), 0 for a light one.
 fn shade(square: Square) -> usize {
-    usize::from((square.file() + square.rank()) % 2 == 0)
+    usize::from((square.file() + square.rank()).is_multiple_of(2))
 }
 
 /// Which ending a [`Mate`] plays, and its words: one type a ending, so
