@@ -278,7 +278,7 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     const CELL_NOTE: Option<&'static str> = None;
     /// The words of its map, if that is a puzzle's ([`MapStyle::Graph`]).
     const GRAPH_WORDS: GraphWords = GraphWords::PLAIN;
-    /// Whether its books hold tens of thousands of screens, and answer to
+    /// Whether its books hold thousands of screens, and answer to
     /// the large budgets (`--large-mobi-budget`, `--large-epub-budget`):
     /// the chess endgames.
     const LARGE_BOOKS: bool = false;

@@ -398,7 +398,7 @@ pub struct Budgets {
     /// The most pages a PDF may have: a longer one is left out of the
     /// site, not made (see [`Budget::Pdf`]).
     pub pdf_pages: usize,
-    /// Each MOBI file of a game of tens of thousands of screens
+    /// Each MOBI file of a game of thousands of screens a book
     /// ([`crate::game::Game::LARGE_BOOKS`]: the chess endgames).
     pub large_mobi: usize,
     /// Each EPUB file of such a game.
@@ -414,8 +414,8 @@ impl Default for Budgets {
     /// (165 KB); the largest EPUB of any level, the easy computer's, is
     /// 207 KB (every page names and frames the computer's last move, so a
     /// board it reaches by two replies is two screens): the EPUB budget
-    /// leaves it a fifth more. A game of tens of thousands of screens
-    /// may take 1.5 MB a MOBI and 1 MB an EPUB, as its issue asked.
+    /// leaves it a fifth more. A game of thousands of screens a book (the
+    /// chess endings) may take 1.5 MB a MOBI and 1 MB an EPUB.
     fn default() -> Self {
         Budgets {
             mobi: 700_000,

@@ -290,7 +290,7 @@ pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
             if G::WEIGHING == Weighing::MovesLeft {
                 push_leaves(&mut out, solver, view, choice, v);
             } else {
-                let _ = write!(out, "{v}");
+                G::push_verdict(v, &mut out);
             }
             out.push_str("\"}");
         }

@@ -186,7 +186,7 @@ fn body(
     // Each game's rules, once, in the order its editions come.
     let mut games: Vec<&Texts> = Vec::new();
     for e in &screen {
-        if !games.iter().any(|t| t.stem == e.texts.stem) {
+        if !games.iter().any(|t| t.title == e.texts.title) {
             games.push(&e.texts);
         }
     }

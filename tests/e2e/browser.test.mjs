@@ -407,19 +407,53 @@ test('every chess square is a finger\'s size on a 390-pixel phone', async () => 
     await b.page.goto(server.base + 'index.html');
     await b.page.locator('#krk + p + ul a').click();
     await b.page.waitForURL(/krk\/[0-9a-f]+\.html$/);
-    const rook = b.page.locator('table a:has(img[src^="cr"])').first();
-    for (const page of ['board', 'rook picked up']) {
-      const links = b.page.locator('table a');
-      assert.ok((await links.count()) >= 2, page);
-      for (const box of await links.evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect().toJSON()))) {
-        assert.ok(box.width >= 44 && box.height >= 44, `${page}: a square is ${box.width}x${box.height}`);
+    const start = b.page.url();
+    for (const piece of ['ck', 'cr']) {
+      // The board, then the piece picked up: each link's picture, the
+      // square a finger taps, and a tap at its corner lands on it.
+      for (const page of ['board', `${piece} picked up`]) {
+        const links = b.page.locator('table a');
+        assert.ok((await links.count()) >= 2, page);
+        for (const link of await links.all()) {
+          const box = await link.locator('img').boundingBox();
+          assert.ok(box.width >= 44 && box.height >= 44, `${page}: a square is ${box.width}x${box.height}`);
+          const hit = await b.page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('a')?.href,
+            [box.x + 3, box.y + box.height - 3]);
+          assert.equal(hit, await link.evaluate((a) => a.href), `${page}: the corner of a square is its link`);
+        }
+        if (page === 'board') {
+          const before = b.page.url();
+          await b.page.locator(`table a:has(img[src^="${piece}"])`).first().click();
+          await b.page.waitForURL((u) => u.href !== before);
+        }
       }
-      if (page === 'board') {
-        const before = b.page.url();
-        await rook.click();
-        await b.page.waitForURL((u) => u.href !== before);
-      }
+      await b.page.goto(start);
     }
+    assert.deepEqual(b.failed, []);
+  } finally {
+    await b.close();
+  }
+});
+
+// A move marked too slow (a cross) in the analysis leads to the one page
+// that says so, with an empty board and no move left to make.
+test('a move too slow to mate in time ends the try', async () => {
+  const b = await browser(DESKTOP);
+  try {
+    await b.page.goto(server.base + 'index.html');
+    await b.page.locator('#krk-analysis + p + ul a').click();
+    await b.page.waitForURL(/krk-analysis\/[0-9a-f]+\.html$/);
+    let before = b.page.url();
+    await b.page.locator('table a:has(img[src^="ck"])').first().click();
+    await b.page.waitForURL((u) => u.href !== before);
+    before = b.page.url();
+    await b.page.locator('table a:has(img[src^="cx"])').first().click();
+    await b.page.waitForURL((u) => u.href !== before);
+    assert.equal(await heading(b.page), 'Too slow');
+    assert.match((await b.page.locator('main p').allInnerTexts()).join(' '), /mate is no longer possible/);
+    assert.equal(await b.page.locator('table a').count(), 0, 'no moves once too slow');
+    const pieces = await b.page.locator('table img[src^="ck"], table img[src^="cr"], table img[src^="cb"]').count();
+    assert.equal(pieces, 0, 'the board shows no position');
     assert.deepEqual(b.failed, []);
   } finally {
     await b.close();

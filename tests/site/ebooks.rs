@@ -402,6 +402,35 @@ fn every_mobi_states_its_records_against_the_formats_cap() {
     }
 }
 
+/// The default chess challenges (KQK with one spare move, KRK with two:
+/// the test site has fewer, to keep its crawls short) make books within
+/// the large budgets, and one more spare move would not: the defaults are
+/// as many as fit.
+#[test]
+fn the_default_chess_books_are_as_large_as_their_budgets_allow() {
+    use tictactoe_book::assets::Assets;
+    use tictactoe_book::games::chess::{Ending, challenge::Rules};
+    let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let mut o = options(&tmp.path().join("site"));
+    o.kqk = Rules::default_for(Ending::Kqk, vs_computer::DEFAULT_SEED);
+    o.krk = Rules::default_for(Ending::Krk, vs_computer::DEFAULT_SEED);
+    let report = site::render(&o, &assets, &site::InMemory::default()).unwrap();
+    let chess: Vec<_> = (report.books.iter())
+        .filter(|b| b.file.contains("chess-") && b.budget.is_some())
+        .collect();
+    assert_eq!(chess.len(), 8, "a MOBI and an EPUB of each chess edition");
+    for b in &chess {
+        eprintln!("{}: {} of {:?} bytes", b.file, b.bytes, b.budget);
+        assert!(b.bytes <= b.budget.unwrap(), "{}", b.file);
+    }
+    // One spare move more each, and some book is over.
+    o.kqk.spare += 1;
+    o.krk.spare += 1;
+    let over = site::render(&o, &assets, &site::InMemory::default());
+    assert!(matches!(over, Err(BuildError::OverBudget { .. })));
+}
+
 #[test]
 fn books_keep_to_their_budgets_and_epubs_are_well_formed() {
     let budgets = Budgets::default();

@@ -12,8 +12,8 @@
 //!
 //! Invariant: a state's position is legal; while the challenge goes on,
 //! White is to move and its distance to mate is at most the moves left;
-//! Black's reply is a function of the position it faces and the seed, the
-//! same on every run.
+//! Black's reply is a function of the position it faces, the moves left
+//! and the seed, the same on every run.
 
 use std::sync::OnceLock;
 
@@ -69,8 +69,8 @@ impl Rules {
     /// as keep each of its books within its budget.
     pub const fn default_spare(ending: Ending) -> u8 {
         match ending {
-            Ending::Kqk => 0,
-            Ending::Krk => 1,
+            Ending::Kqk => 1,
+            Ending::Krk => 2,
         }
     }
 
@@ -220,18 +220,39 @@ impl Challenge {
             .filter(move |_| open)
     }
 
-    /// Black's answer to `after` (Black to move, not over): of its moves,
-    /// one that puts mate off longest (a draw first), the seed choosing
-    /// among equals.
+    /// Black's answer to `after` (Black to move, not over), White having
+    /// moved from this state: of its moves, one that puts mate off
+    /// longest (a draw first); among equals, one that leaves White the
+    /// fewest moves still in time (so the challenge has fewer pages, a
+    /// book of KQK with a spare move about a sixth smaller), then the
+    /// seed's choice.
     pub fn reply(self, after: Position) -> Option<Move> {
-        let rank = |m: Move| {
+        let far = |m: Move| {
             let next = after.play(m).expect("a legal reply");
-            let far = dtm(next).map_or(u16::MAX, u16::from);
+            dtm(next).map_or(u16::MAX, u16::from)
+        };
+        let moves = after.legal_moves();
+        let longest = moves.iter().map(|&m| far(m)).max()?;
+        // White's moves after the reply that leave it `within` moves or
+        // more: each a page of its own.
+        let within = self.left.saturating_sub(2);
+        let open = |m: Move| {
+            let next = after.play(m).expect("a legal reply");
+            let slow = |w: Move| {
+                let p = next.play(w).expect("a legal move");
+                p.status() == Status::Ongoing && dtm(p).is_none_or(|n| n > within)
+            };
+            next.legal_moves().into_iter().filter(|&w| !slow(w)).count()
+        };
+        let rank = |m: Move| {
             let key = u64::from(after.key()) << 16 | u64::from(m.from.index() as u8) << 8;
             let tie = mix(self.seed ^ key ^ m.to.index() as u64);
-            (far, tie)
+            (std::cmp::Reverse(open(m)), tie)
         };
-        after.legal_moves().into_iter().max_by_key(|&m| rank(m))
+        moves
+            .into_iter()
+            .filter(|&m| far(m) == longest)
+            .max_by_key(|&m| rank(m))
     }
 
     /// The state after White's `mov` and Black's reply, or `None` if the

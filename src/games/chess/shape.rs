@@ -77,7 +77,7 @@ fn shade(square: Square) -> usize {
     usize::from((square.file() + square.rank()).is_multiple_of(2))
 }
 
-/// Which ending a [`Mate`] plays, and its words: one type a ending, so
+/// Which ending a [`Mate`] plays, and its words: one type an ending, so
 /// each has its own titles, book names and cover.
 pub trait Kind:
     Copy + Eq + Ord + std::hash::Hash + fmt::Debug + Default + Send + Sync + 'static
@@ -235,6 +235,11 @@ impl<K: Kind> Mate<K> {
     /// What stands on `square`, with `picked` picked up: the content, its
     /// offset (the piece after the king), and which of [`WHAT`] it is.
     fn content(self, picked: Option<usize>, square: Square) -> (Content, usize, usize) {
+        // The two ends every position shares show no position: an empty
+        // board under the heading that says what happened.
+        if matches!(self.challenge.end(), Some(End::TooSlow | End::Taken)) {
+            return (Content::Empty, 0, 0);
+        }
         let p = self.position();
         let lifted = picked == Some(cell_of(square));
         if square == p.white_king() {
@@ -297,7 +302,7 @@ const WHAT: [&str; 5] = [
 struct Words {
     /// "e1: white king", for each of [`WHAT`].
     label: [String; 5],
-    /// "e1: white king, selected: ...", for the king, queen and rook.
+    /// "e1: white king, selected (...)", for the king, queen and rook.
     selected: [String; 3],
     /// "d7: move the king here", for the king, queen and rook.
     target: [String; 3],
@@ -311,7 +316,7 @@ static WORDS: LazyLock<Vec<Words>> = LazyLock::new(|| {
             label: WHAT.map(|what| format!("{name}: {what}")),
             selected: [1, 2, 3].map(|what| {
                 format!(
-                    "{name}: {}, selected: select it again to let it go",
+                    "{name}: {}, selected (select it again to let it go)",
                     WHAT[what]
                 )
             }),
@@ -531,7 +536,10 @@ impl<K: Kind> Game for Mate<K> {
         let p = self.position();
         match self.challenge.end() {
             Some(End::TooSlow) => out.push_str("Too slow"),
-            Some(End::Taken) => out.push_str("Draw: the piece taken"),
+            Some(End::Taken) => {
+                out.push_str("Draw: Black took the ");
+                out.push_str(K::ENDING.piece_name());
+            }
             end => {
                 let piece = p.piece().expect("the piece, until taken");
                 let _ = write!(
@@ -605,7 +613,7 @@ impl<K: Kind> Game for Mate<K> {
 const FILES: [&str; 8] = [
     "file a", "file b", "file c", "file d", "file e", "file f", "file g", "file h",
 ];
-/// Every image a chess board shows, [`CONTENTS`] by two shades, then the
+/// Every image a chess board shows, each [`Content`] on both shades, then the
 /// file letters under the board.
 pub const IMAGES: &[&str] = &[
     "cel", "ced", "ckl", "ckd", "cql", "cqd", "crl", "crd", "cbl", "cbd", "cksl", "cksd", "cqsl",
