@@ -273,7 +273,7 @@ fn the_vs_computer_mobi_plays_like_the_site() {
 fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
     let mut ids = BTreeSet::new();
     let mut covers = BTreeSet::new();
-    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS).chain(&CHESS_BOOKS) {
         let file = std::fs::read(book(&format!("{name}.mobi"))).unwrap();
         let parts = mobi::read::parts(&file);
         assert_eq!(parts.len(), 2, "{name}: MOBI 6 and KF8");
@@ -313,7 +313,7 @@ fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
         covers.insert(record.to_vec());
         assert!(ids.insert(seen[0].clone()), "{name}: an id of its own");
     }
-    assert_eq!(covers.len(), 2, "a cover for each game");
+    assert_eq!(covers.len(), 4, "a cover for each game, and each chess ending");
 }
 
 /// Every text record of every KF8 part ends in its trailing byte
@@ -327,7 +327,7 @@ fn every_kf8_text_record_ends_in_the_tbs_of_its_contents() {
         "calibre (calibre-debug)",
         runs("calibre-debug", &["--version"]),
     );
-    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS).chain(&CHESS_BOOKS) {
         let path = book(&format!("{name}.mobi"));
         let file = std::fs::read(&path).unwrap();
         let recs = mobi::read::records(&file);
@@ -490,7 +490,7 @@ fn epubcheck_finds_no_errors_and_no_warnings() {
     if !have("epubcheck", epubcheck_available()) {
         return;
     }
-    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS).chain(&CHESS_BOOKS) {
         epubcheck_passes(&book(&format!("{name}.epub")));
     }
 }
@@ -688,7 +688,7 @@ fn kindleunpack_reads_the_hanoi_mobis() {
 
 #[test]
 fn the_kindle_html_files_name_every_anchor_they_link_to() {
-    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS).chain(&CHESS_BOOKS) {
         let page = Page::read(&book(&format!("{name}-kindle.html")));
         let ids: BTreeSet<String> = page
             .select("[id]")
@@ -716,7 +716,7 @@ fn mobitool_reads_every_mobi_without_a_warning() {
     if !have("mobitool (Debian libmobi-tools)", runs("mobitool", &["-v"])) {
         return;
     }
-    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS).chain(&CHESS_BOOKS) {
         let (boards, cells) = (book_screens(name), cells(name));
         let (_tmp, text, o) = mobitool_source(&book(&format!("{name}.mobi")));
         let out = crate::tools::text(&o);
@@ -805,7 +805,7 @@ fn mobitool_reads_kf8(name: &str, boards: usize, cells: usize) {
 #[test]
 fn the_home_page_offers_every_book_file_a_reader_needs() {
     let home = std::fs::read_to_string(built().join("index.html")).unwrap();
-    for name in BOOKS.iter().chain(&HANOI_BOOKS) {
+    for name in BOOKS.iter().chain(&HANOI_BOOKS).chain(&CHESS_BOOKS) {
         for ending in [".mobi", ".epub", "-kindle.html", "-kindle.opf"] {
             let file = format!("ebooks/{name}{ending}");
             assert!(home.contains(&format!("<a href={file}>")), "{file}");
