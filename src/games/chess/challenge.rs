@@ -15,7 +15,10 @@
 //! Black's reply is a function of the position it faces, the moves left
 //! and the seed, the same on every run.
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
 
 use super::{Color, Dtm, Ending, Move, Position, Status, Tablebase};
 
@@ -31,7 +34,7 @@ pub fn tablebase(ending: Ending) -> &'static Tablebase {
 }
 
 /// How a challenge ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum End {
     /// White mated Black in time.
     Mated,
@@ -87,7 +90,8 @@ impl Rules {
 /// A state of a challenge: the position and White's moves left, or one of
 /// the two ends every position shares (`lost`: too slow, or the piece
 /// taken). `total` is the moves to mate in at the start, the same for
-/// every state of a challenge.
+/// every state of a challenge; `end` is how it ended, worked out once
+/// from the rest (every page asks it of every square).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Challenge {
     position: Position,
@@ -96,6 +100,7 @@ pub struct Challenge {
     lost: Option<Lost>,
     start: Position,
     seed: u64,
+    end: Option<End>,
 }
 
 /// The ends a challenge collapses into one state each.
@@ -168,7 +173,9 @@ impl Challenge {
             lost: None,
             start: rules.start,
             seed: rules.seed,
-        })
+            end: None,
+        }
+        .ended())
     }
 
     /// The position (the start, on a page every position shares: too
@@ -195,6 +202,20 @@ impl Challenge {
 
     /// How the challenge ended, or `None` while it goes on.
     pub fn end(self) -> Option<End> {
+        self.end
+    }
+
+    /// This state with its `end` worked out.
+    fn ended(self) -> Challenge {
+        Challenge {
+            end: self.work_out_end(),
+            ..self
+        }
+    }
+
+    /// How the challenge ended, from the position, the moves left and
+    /// `lost`.
+    fn work_out_end(self) -> Option<End> {
         match self.lost {
             Some(Lost::TooSlow) => return Some(End::TooSlow),
             Some(Lost::Taken) => return Some(End::Taken),
@@ -227,6 +248,25 @@ impl Challenge {
     /// book of KQK with a spare move about a sixth smaller), then the
     /// seed's choice.
     pub fn reply(self, after: Position) -> Option<Move> {
+        // Every consumer of the game (the graph, the solver, each
+        // edition's walk and analysis) plays each move again, and a reply
+        // weighs a few hundred positions: each thread keeps the replies it
+        // worked out (a function of these three, so the same everywhere).
+        thread_local! {
+            static REPLIES: RefCell<FxHashMap<(Position, u8, u64), Option<Move>>> =
+                RefCell::new(FxHashMap::default());
+        }
+        let key = (after, self.left, self.seed);
+        if let Some(known) = REPLIES.with_borrow(|r| r.get(&key).copied()) {
+            return known;
+        }
+        let reply = self.work_out_reply(after);
+        REPLIES.with_borrow_mut(|r| r.insert(key, reply));
+        reply
+    }
+
+    /// [`Challenge::reply`], worked out.
+    fn work_out_reply(self, after: Position) -> Option<Move> {
         let far = |m: Move| {
             let next = after.play(m).expect("a legal reply");
             dtm(next).map_or(u16::MAX, u16::from)
@@ -275,7 +315,8 @@ impl Challenge {
             left,
             lost: None,
             ..self
-        };
+        }
+        .ended();
         // One page for each way to lose the chance of mate.
         let lost = match next.end() {
             Some(End::TooSlow) => Some(Lost::TooSlow),
@@ -289,7 +330,8 @@ impl Challenge {
                 left: 0,
                 lost,
                 ..next
-            },
+            }
+            .ended(),
         })
     }
 }
