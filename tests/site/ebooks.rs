@@ -313,7 +313,11 @@ fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
         covers.insert(record.to_vec());
         assert!(ids.insert(seen[0].clone()), "{name}: an id of its own");
     }
-    assert_eq!(covers.len(), 4, "a cover for each game, and each chess ending");
+    assert_eq!(
+        covers.len(),
+        4,
+        "a cover for each game, and each chess ending"
+    );
 }
 
 /// Every text record of every KF8 part ends in its trailing byte
