@@ -154,6 +154,10 @@ fn the_nu_html_checker_finds_no_errors_on_any_web_page() {
         .arg(site.join("analysis"))
         .arg(site.join("hanoi"))
         .arg(site.join("hanoi-analysis"))
+        .arg(site.join("kqk"))
+        .arg(site.join("kqk-analysis"))
+        .arg(site.join("krk"))
+        .arg(site.join("krk-analysis"))
         .output()
         .expect("java runs");
     let t = text(&o);
