@@ -61,8 +61,8 @@ fn pins(root: &Path) -> String {
     out
 }
 
-/// The test site: the defaults, the chess challenges with a spare move
-/// fewer (`common::options`).
+/// The test site: the defaults, KRK with a spare move fewer
+/// (`common::options`).
 #[test]
 fn the_test_site_is_byte_for_byte_the_pinned_one() {
     expect_test::expect_file!["../golden/default.txt"].assert_eq(&pins(built()));
