@@ -631,8 +631,8 @@ mod tests {
                 }
             }
         }
-        // build-site, bench and screenshots: 13 each; draw-images 1; tree
+        // build-site, bench and screenshots: 15 each; draw-images 1; tree
         // 3; record encode and decode 1 each; endgame 1.
-        assert_eq!(checked, 3 * (3 * 13 + 1 + 3 + 2 + 1));
+        assert_eq!(checked, 3 * (3 * 15 + 1 + 3 + 2 + 1));
     }
 }
