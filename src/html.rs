@@ -76,7 +76,7 @@ impl Grid for WebGrid<'_> {
 
     fn image(&mut self, cell: &CellView) {
         self.out.push_str("<img alt=");
-        attr(self.out, &cell.label);
+        attr(self.out, cell.look.label);
         self.out.push_str(" src=");
         self.out.push_str(self.edition.image(cell));
         self.out.push_str(".svg>");

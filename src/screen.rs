@@ -10,11 +10,12 @@
 //! anchors are named by [`push_key`] alone.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
-
+use std::cell::RefCell;
 use std::hash::BuildHasher as _;
+use std::sync::{LazyLock, Mutex, OnceLock, PoisonError};
+use std::thread::LocalKey;
 
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
 use crate::game::{Game, Note, Texts, UnderBoard};
 use crate::output::OutFile;
@@ -138,23 +139,103 @@ pub enum Link {
     File(&'static str),
 }
 
-/// One cell as a screen shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// One cell as a screen shows it: where it leads, and how it looks.
+///
+/// A cell is 24 bytes, its look shared: a chess edition holds thousands
+/// of screens of 72 cells, nearly all of them a few dozen looks (an empty
+/// square, a king), and each format reads every screen more than once,
+/// so holding each cell's words whole cost about 100 MB a build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CellView {
-    /// Its image: an index into the edition's [`Edition::images`] list.
-    pub image: usize,
     /// Where selecting it leads, if anywhere.
     pub link: Option<Target>,
+    /// Its picture and words, the same value for every cell that looks
+    /// and reads alike ([`Look::interned`]).
+    pub look: &'static Look,
+}
+
+/// How a cell looks and what it says, apart from where it leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Look {
+    /// Its image: an index into the edition's [`Edition::images`] list.
+    pub image: usize,
     /// What a screen reader says, such as "top left: place X": one of a
     /// few dozen fixed phrases, or one made for this cell (the analysis
     /// adds the verdict).
-    pub label: Cow<'static, str>,
+    pub label: &'static str,
     /// What the cell holds, as a screen reader says it with no move in
     /// mind ("top left: empty"): the print format says this and the page
     /// to turn to.
-    pub holds: Cow<'static, str>,
+    pub holds: &'static str,
     /// What the move is worth, in the analysis edition.
     pub note: Option<Note>,
+}
+
+impl Look {
+    /// The one shared copy of this look, made the first time any screen
+    /// asks for it. Looks are kept for the life of the process: there are
+    /// as many as a game has ways to draw and name a cell (a few thousand
+    /// for a chess analysis), however many screens show them, so memory
+    /// follows the games built, never a book's size.
+    pub fn interned(self) -> &'static Look {
+        thread_local! {
+            static NEAR: RefCell<FxHashSet<&'static Look>> = RefCell::default();
+        }
+        static ALL: LazyLock<Mutex<FxHashSet<&'static Look>>> = LazyLock::new(Mutex::default);
+        kept(&NEAR, &ALL, &self, || Box::leak(Box::new(self)))
+    }
+
+    /// This look with other words, each kept once for the process, as
+    /// [`Look::interned`] keeps looks.
+    pub fn with_words(self, label: Cow<'static, str>, holds: Cow<'static, str>) -> Look {
+        Look {
+            label: words(label),
+            holds: words(holds),
+            ..self
+        }
+    }
+}
+
+/// `text` as a `&'static str`: as it is if it is one, else the one copy
+/// kept of those words (the analysis makes a label a cell, from a few
+/// thousand different ones).
+fn words(text: Cow<'static, str>) -> &'static str {
+    thread_local! {
+        static NEAR: RefCell<FxHashSet<&'static str>> = RefCell::default();
+    }
+    static ALL: LazyLock<Mutex<FxHashSet<&'static str>>> = LazyLock::new(Mutex::default);
+    match text {
+        Cow::Borrowed(text) => text,
+        Cow::Owned(text) => kept(&NEAR, &ALL, &text, || text.clone().leak()),
+    }
+}
+
+/// The one `&'static` copy of `value` in `all`, made by `keep` the first
+/// time any thread asks. Each thread looks in its own table, `near`,
+/// first, so the shared one, behind a lock, is asked once a thread a
+/// value.
+fn kept<S: ?Sized + Eq + std::hash::Hash>(
+    near: &'static LocalKey<RefCell<FxHashSet<&'static S>>>,
+    all: &Mutex<FxHashSet<&'static S>>,
+    value: &S,
+    keep: impl FnOnce() -> &'static S,
+) -> &'static S {
+    if let Some(found) = near.with_borrow(|near| near.get(value).copied()) {
+        return found;
+    }
+    let found = {
+        let mut all = all.lock().unwrap_or_else(PoisonError::into_inner);
+        match all.get(value) {
+            Some(&found) => found,
+            None => {
+                let made = keep();
+                all.insert(made);
+                made
+            }
+        }
+    };
+    near.with_borrow_mut(|near| near.insert(found));
+    found
 }
 
 /// One position's screen: a page on the web, a page in a book.
@@ -212,12 +293,15 @@ impl Screen {
                     (Some(_), Some(said)) => said,
                     _ => face.label.clone(),
                 };
-                CellView {
+                let look = Look {
                     image: face.image,
-                    link,
-                    label,
-                    holds: face.label,
+                    label: "",
+                    holds: "",
                     note: None,
+                };
+                CellView {
+                    link,
+                    look: look.with_words(label, face.label).interned(),
                 }
             })
             .collect();
@@ -327,7 +411,7 @@ impl Edition {
 
     /// The name of a cell's image, without extension.
     pub fn image(&self, cell: &CellView) -> &'static str {
-        self.images[cell.image]
+        self.images[cell.look.image]
     }
 
     /// The images the screens use, in the game's order: found once, as
@@ -344,7 +428,7 @@ impl Edition {
         let mut used = vec![false; self.images.len()];
         let mut missing = used.len();
         for c in self.screens.iter().flat_map(|s| &s.cells) {
-            if !std::mem::replace(&mut used[c.image], true) {
+            if !std::mem::replace(&mut used[c.look.image], true) {
                 missing -= 1;
                 if missing == 0 {
                     break;

@@ -54,9 +54,9 @@ impl Grid for KindleGrid<'_> {
 
     fn image(&mut self, cell: &CellView) {
         self.out.push_str("<img src=\"");
-        self.out.push_str(self.images[cell.image]);
+        self.out.push_str(self.images[cell.look.image]);
         self.out.push_str(".gif\" alt=\"");
-        escape(self.out, &cell.label);
+        escape(self.out, cell.look.label);
         self.out.push_str("\">");
     }
 

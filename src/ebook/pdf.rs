@@ -304,7 +304,7 @@ impl Layout<'_, '_> {
             .rows()
             .map(|row| {
                 row.iter()
-                    .map(|c| self.aspects[c.image])
+                    .map(|c| self.aspects[c.look.image])
                     .fold(0.0, f32::max)
             })
             .collect();
@@ -547,9 +547,9 @@ fn draw_cells(
         content
             .save_state()
             .transform([w, 0.0, 0.0, h, x, y])
-            .x_object(Name(image_name(cell.image).as_bytes()))
+            .x_object(Name(image_name(cell.look.image).as_bytes()))
             .restore_state();
-        let mut alt = cell.holds.to_string();
+        let mut alt = cell.look.holds.to_string();
         let mut link = None;
         if let Some(target) = cell.link {
             let to = pages[&target];

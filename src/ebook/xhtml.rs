@@ -324,9 +324,9 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
 
     fn image(&mut self, cell: &CellView) {
         self.out.push_str("<img alt=\"");
-        escape_onto(self.out, &cell.label);
+        escape_onto(self.out, cell.look.label);
         self.out.push_str("\" src=\"");
-        self.out.push_str(&self.srcs[cell.image]);
+        self.out.push_str(&self.srcs[cell.look.image]);
         self.out.push_str("\"/>");
     }
 
@@ -369,8 +369,8 @@ impl Grid for EpubGridLen<'_> {
 
     fn image(&mut self, cell: &CellView) {
         self.len += "<img alt=\"\" src=\"\"/>".len()
-            + escaped_len(&cell.label)
-            + self.srcs[cell.image].len();
+            + escaped_len(cell.look.label)
+            + self.srcs[cell.look.image].len();
     }
 
     fn end_link(&mut self) {

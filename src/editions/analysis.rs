@@ -9,7 +9,7 @@
 
 use crate::game::{Game, Note, Outcome, Verdict, Weighing};
 use crate::output::OutFile;
-use crate::screen::{Edition, Link, Screen, Target};
+use crate::screen::{Edition, Link, Look, Screen, Target};
 use crate::solver::Solver;
 use crate::view::{self, Choice, View};
 
@@ -182,13 +182,17 @@ pub fn screen<G: Game>(
         // The cell's own label already says what putting a piece back
         // does ("put disc 2 back").
         let count = said.strip_prefix(TAKES_BACK).unwrap_or(&said);
-        let mut label = String::with_capacity(cell_view.label.len() + 2 + count.len());
-        label.push_str(&cell_view.label);
+        let old = *cell_view.look;
+        let mut label = String::with_capacity(old.label.len() + 2 + count.len());
+        label.push_str(old.label);
         label.push_str(", ");
         label.push_str(count);
-        cell_view.label = label.into();
-        cell_view.image = image;
-        cell_view.note = Some(note);
+        let look = Look {
+            image,
+            note: Some(note),
+            ..old
+        };
+        cell_view.look = look.with_words(label.into(), old.holds.into()).interned();
         if G::WEIGHING == Weighing::MovesLeft {
             let best = if note.best { ", the best" } else { "" };
             counts.push(format!("{}: {said}{best}", G::cell_name(cell)));
@@ -563,8 +567,8 @@ the top left); a game record numbers tic-tac-toe's squares from 1 to 9\",\"posit
                     };
                     assert_eq!(best, total == here, "{p:?}: {words:?}, heading {here}");
                     let cell = &s.cells[p.choices()[i].0];
-                    assert_eq!(cell.note.unwrap().best, best);
-                    let image = Hanoi::IMAGES[cell.image];
+                    assert_eq!(cell.look.note.unwrap().best, best);
+                    let image = Hanoi::IMAGES[cell.look.image];
                     assert_eq!(best, image == "hab" || image.starts_with("hf"), "{image}");
                     let part = s.lines.last().unwrap().split("; ").nth(i).unwrap();
                     let words_text = part.split_once(": ").unwrap().1;
@@ -573,9 +577,9 @@ the top left); a game record numbers tic-tac-toe's squares from 1 to 9\",\"posit
                     assert_eq!(in_json[i], words_text);
                     let count = words_text.strip_prefix(TAKES_BACK).unwrap_or(words_text);
                     assert!(
-                        cell.label.ends_with(&format!(", {count}")),
+                        cell.look.label.ends_with(&format!(", {count}")),
                         "{}",
-                        cell.label
+                        cell.look.label
                     );
                     if let Said::Back(_) = words {
                         assert!(best, "putting a disc back is always among the best");
@@ -666,8 +670,8 @@ the top left); a game record numbers tic-tac-toe's squares from 1 to 9\",\"posit
         }
         let s = screen(&solver, View::of(corner), 0, "two-player");
         assert_eq!(s.heading, "O to move: draw with best play");
-        assert_eq!(s.cells[4].label, "centre: place O, draw");
-        assert!(s.cells[4].note.unwrap().best);
-        assert!(!s.cells[1].note.unwrap().best);
+        assert_eq!(s.cells[4].look.label, "centre: place O, draw");
+        assert!(s.cells[4].look.note.unwrap().best);
+        assert!(!s.cells[1].look.note.unwrap().best);
     }
 }

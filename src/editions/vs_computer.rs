@@ -17,7 +17,7 @@ use rand_core::SeedableRng;
 use crate::game::{Game, Outcome, Side};
 use crate::graph::StateGraph;
 use crate::opponent::{self, Level, Rng};
-use crate::screen::{Edition, Link, Screen, Target};
+use crate::screen::{Edition, Link, Look, Screen, Target};
 use crate::solver::Solver;
 use crate::view::{Choice, View};
 
@@ -304,9 +304,14 @@ impl<G: Game> Match<G> {
         if let Some(square) = reply {
             let index = G::cell(square);
             let cell = &mut s.cells[index];
-            cell.image = board.last_move_image(index);
-            cell.label = format!("{}, {LAST_MOVE}", cell.label).into();
-            cell.holds = format!("{}, {LAST_MOVE}", cell.holds).into();
+            let old = *cell.look;
+            let look = Look {
+                image: board.last_move_image(index),
+                ..old
+            };
+            let label = format!("{}, {LAST_MOVE}", old.label);
+            let holds = format!("{}, {LAST_MOVE}", old.holds);
+            cell.look = look.with_words(label.into(), holds.into()).interned();
         }
         // One paragraph under the heading, so the board keeps the room:
         // what the computer just did, the board's remark if it has one
@@ -569,7 +574,7 @@ mod tests {
                             } else {
                                 "o"
                             };
-                            let image = crate::games::tictactoe::IMAGES[view.image];
+                            let image = crate::games::tictactoe::IMAGES[view.look.image];
                             if b.is_over() && matches!(b.status(), Status::Won { .. }) {
                                 assert_eq!(image, format!("{mark}w"), "{b}");
                             } else {
@@ -577,10 +582,12 @@ mod tests {
                             }
                             let (letter, last) = (mark.to_uppercase(), LAST_MOVE);
                             assert!(
-                                view.label.starts_with(&format!("{}: {letter}", sq.name()))
-                                    && view.label.ends_with(&format!(", {last}")),
+                                view.look
+                                    .label
+                                    .starts_with(&format!("{}: {letter}", sq.name()))
+                                    && view.look.label.ends_with(&format!(", {last}")),
                                 "{}",
-                                view.label
+                                view.look.label
                             );
                             format!("The computer took the {} square. ", sq.name())
                         }
@@ -601,8 +608,8 @@ mod tests {
                     let marked = reply.map(|sq| sq.index());
                     for (i, view) in screen.cells.iter().enumerate() {
                         if Some(i) != marked {
-                            assert_eq!(view.image, b.face(None, i).image, "{b} {i}");
-                            assert!(!view.label.contains(LAST_MOVE), "{b} {i}");
+                            assert_eq!(view.look.image, b.face(None, i).image, "{b} {i}");
+                            assert!(!view.look.label.contains(LAST_MOVE), "{b} {i}");
                         }
                     }
                 }
@@ -665,7 +672,7 @@ mod tests {
                 let mut stack = vec![(game.start, *start)];
                 while let Some((board, at)) = stack.pop() {
                     let screen = screens[&at];
-                    let drawn: Vec<usize> = screen.cells.iter().map(|c| c.image).collect();
+                    let drawn: Vec<usize> = screen.cells.iter().map(|c| c.look.image).collect();
                     // Each square as the board draws it, or marked as the
                     // computer's last move: one square at most.
                     let marked = (0..9).filter(|&i| drawn[i] != board.face(None, i).image);

@@ -139,7 +139,7 @@ impl Grid for MobiGrid<'_, '_> {
     }
 
     fn image(&mut self, cell: &CellView) {
-        let tag = self.recindex[cell.image].as_deref();
+        let tag = self.recindex[cell.look.image].as_deref();
         self.text
             .push(tag.expect("the book carries every image its screens use"));
     }

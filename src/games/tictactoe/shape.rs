@@ -316,11 +316,11 @@ mod tests {
         });
         let rows: Vec<Vec<&str>> = s
             .rows()
-            .map(|r| r.iter().map(|c| IMAGES[c.image]).collect())
+            .map(|r| r.iter().map(|c| IMAGES[c.look.image]).collect())
             .collect();
         assert_eq!(rows, [["o", "e", "x"], ["e", "x", "e"], ["e", "e", "e"]]);
-        assert_eq!(s.cells[1].label, "top middle: place O");
-        assert_eq!(s.cells[0].label, "top left: O");
+        assert_eq!(s.cells[1].look.label, "top middle: place O");
+        assert_eq!(s.cells[0].look.label, "top left: O");
         assert_eq!(s.cells[0].link, None);
         let after = b.play(Square::new(8).unwrap()).unwrap();
         assert_eq!(s.cells[8].link, Some(Target::page(after.id())));
