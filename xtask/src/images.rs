@@ -531,13 +531,32 @@ const FILES: std::ops::RangeInclusive<char> = 'a'..='h';
 
 /// The chess pictures' names, in the order the game indexes them: each
 /// square's content (`chess_contents`) on a light then a dark square,
-/// `c` + content + `l` or `d`, then the files' letters, `fa` to `fh`.
+/// `c` + content + `l` or `d`; the files' letters, `fa` to `fh`; then
+/// each content but a mate's number on the a-file with its rank's digit,
+/// ranks 1 to 8, `ca` + rank + content.
 pub fn chess_names() -> Vec<String> {
     let squares = chess_contents()
         .into_iter()
         .flat_map(|(c, _)| [format!("c{c}l"), format!("c{c}d")]);
-    squares.chain(FILES.map(|f| format!("f{f}"))).collect()
+    let ranked = ranked_contents()
+        .into_iter()
+        .flat_map(|(c, _)| RANKS.map(move |r| format!("ca{r}{c}")));
+    squares
+        .chain(FILES.map(|f| format!("f{f}")))
+        .chain(ranked)
+        .collect()
 }
+
+/// The contents drawn with a rank's digit on the a-file: all but a mate's
+/// number, which fills the square.
+fn ranked_contents() -> Vec<(String, Chess)> {
+    (chess_contents().into_iter())
+        .filter(|(_, c)| !matches!(c, Chess::Mate { .. }))
+        .collect()
+}
+
+/// The ranks' digits, on the a-file.
+const RANKS: std::ops::RangeInclusive<u8> = 1..=8;
 
 /// A point of a glyph, in font units, y up.
 type Pt = (f32, f32);
@@ -924,7 +943,12 @@ fn label(
 /// frame; a draw "½"; a move too slow a red cross; the mated king in a
 /// heavy red frame. Everything is black or white in one bit, so the
 /// GIFs read as the SVGs do.
-fn chess_svg(face: &ttf_parser::Face, square: Chess, dark: bool) -> anyhow::Result<String> {
+fn chess_svg(
+    face: &ttf_parser::Face,
+    square: Chess,
+    dark: bool,
+    rank: Option<u8>,
+) -> anyhow::Result<String> {
     let picked = matches!(square, Chess::Picked(_));
     let shade = shade(dark, picked);
     let halo = shade.hatch.map(|_| shade.ground);
@@ -981,6 +1005,9 @@ fn chess_svg(face: &ttf_parser::Face, square: Chess, dark: bool) -> anyhow::Resu
             svg += &text(face, &format!("#{n}"), halo, WIN, 50.0, 0.82)?;
         }
     }
+    if let Some(rank) = rank {
+        svg += &rank_digit(face, rank, halo)?;
+    }
     let xlink = if defs.contains("id=\"p\"") {
         " xmlns:xlink=\"http://www.w3.org/1999/xlink\""
     } else {
@@ -1025,6 +1052,29 @@ fn text(
     Ok(svg)
 }
 
+/// A rank's digit in the top left corner of an a-file square, as chess
+/// boards print it, clear of the picked piece's frame, on a plate of the
+/// ground's colour on a hatched square; as bold as the files' letters,
+/// so that it holds in one bit at `CHESS_SIDE`.
+fn rank_digit(face: &ttf_parser::Face, rank: u8, halo: Option<&str>) -> anyhow::Result<String> {
+    let (d, [left, top, right, bottom]) = label(face, &rank.to_string(), (13.0, 24.0), 20.0, 1.0)?;
+    let mut svg = String::new();
+    if let Some(halo) = halo {
+        let margin = 3.0;
+        svg += &format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"{halo}\"/>",
+            (left - margin).floor(),
+            (top - margin).floor(),
+            (right - left + 2.0 * margin).ceil(),
+            (bottom - top + 2.0 * margin).ceil(),
+        );
+    }
+    svg += &format!(
+        "<path transform=\"scale(.25)\" d=\"{d}\" fill=\"#333\" stroke=\"#333\" stroke-width=\"4\" stroke-linejoin=\"round\"/>"
+    );
+    Ok(svg)
+}
+
 /// A file's letter, under its column of the board, on a common baseline,
 /// a little bold so that it holds in one bit at `CHESS_SIDE`.
 fn file_svg(face: &ttf_parser::Face, letter: char) -> anyhow::Result<String> {
@@ -1040,11 +1090,17 @@ fn chess_pictures(font: &[u8]) -> anyhow::Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     for (_, square) in chess_contents() {
         for dark in [false, true] {
-            out.push(chess_svg(&face, square, dark)?);
+            out.push(chess_svg(&face, square, dark, None)?);
         }
     }
     for letter in FILES {
         out.push(file_svg(&face, letter)?);
+    }
+    for (_, square) in ranked_contents() {
+        for rank in RANKS {
+            // a1 is dark, a2 light.
+            out.push(chess_svg(&face, square, rank % 2 == 1, Some(rank))?);
+        }
     }
     Ok(chess_names().into_iter().zip(out).collect())
 }
@@ -1185,7 +1241,7 @@ mod tests {
     #[test]
     fn the_chess_names_are_in_the_games_order() {
         let names = chess_names();
-        assert_eq!(names.len(), 2 * 77 + 8);
+        assert_eq!(names.len(), 2 * 77 + 8 + 15 * 8);
         let distinct: std::collections::HashSet<&String> = names.iter().collect();
         assert_eq!(distinct.len(), names.len());
         let fixed = ["e", "k", "q", "r", "b", "ks", "qs", "rs", "t"];
@@ -1197,6 +1253,9 @@ mod tests {
             .flat_map(|c| [format!("c{c}l"), format!("c{c}d")])
             .collect();
         expected.extend("abcdefgh".chars().map(|f| format!("f{f}")));
+        for c in &contents[..15] {
+            expected.extend((1..=8).map(|r| format!("ca{r}{c}")));
+        }
         assert_eq!(names, expected);
         for (i, name) in [
             (0, "cel"),

@@ -51,13 +51,25 @@ enum Content {
 const MATES: usize = challenge::MAX_LEFT as usize;
 
 /// The image of `content` (plus `offset`, for a piece after the king or
-/// a mate after 1) on a square of `shade` (0 light, 1 dark).
-fn image(content: Content, offset: usize, shade: usize) -> usize {
-    (content as usize + offset) * 2 + shade
+/// a mate after 1) on `square`: on the a-file, every content but a mate's
+/// number has the rank's digit in its corner, the ranks on the board's
+/// left edge as a chess player reads them (a mate's "#N" keeps the square
+/// to itself: its 496 more pictures would not fit the books' budgets).
+fn image(content: Content, offset: usize, square: Square) -> usize {
+    let content = content as usize + offset;
+    if square.file() == 0 && content < Content::MateIn1 as usize {
+        RANKED + content * 8 + usize::from(square.rank())
+    } else {
+        content * 2 + shade(square)
+    }
 }
 
 /// The first file letter's image, after every square's.
 const FILE_LETTERS: usize = (Content::MateIn1 as usize + 2 * MATES) * 2;
+
+/// The first of the a-file's pictures with the rank's digit: each content
+/// before the mates, on ranks 1 to 8, after the file letters.
+const RANKED: usize = FILE_LETTERS + 8;
 
 /// The rows of squares: eight, with the file letters' row under them.
 const RANKS: usize = 8;
@@ -452,7 +464,7 @@ impl<K: Kind> Game for Mate<K> {
             _ => None,
         };
         Face {
-            image: image(content, offset, shade(square)),
+            image: image(content, offset, square),
             label: Cow::Borrowed(words.label[what].as_str()),
             action: action.map(|a| Cow::Borrowed(a.as_str())),
         }
@@ -464,17 +476,16 @@ impl<K: Kind> Game for Mate<K> {
     fn noted_image(self, picked: Option<usize>, index: usize, note: Note) -> usize {
         let square = square_of(index).expect("a choice is on a square");
         let (content, offset, _) = self.content(picked, square);
-        let shade = shade(square);
         match (content, note.verdict) {
-            (Content::King, _) if note.best => image(Content::KingBest, offset, shade),
+            (Content::King, _) if note.best => image(Content::KingBest, offset, square),
             (Content::Target, Verdict::Win(n)) => {
                 let n = usize::from(n).clamp(1, MATES);
                 let best = if note.best { MATES } else { 0 };
-                image(Content::MateIn1, n - 1 + best, shade)
+                image(Content::MateIn1, n - 1 + best, square)
             }
-            (Content::Target, Verdict::Draw) => image(Content::Draws, 0, shade),
-            (Content::Target, Verdict::Loss(_)) => image(Content::TooSlow, 0, shade),
-            _ => image(content, offset, shade),
+            (Content::Target, Verdict::Draw) => image(Content::Draws, 0, square),
+            (Content::Target, Verdict::Loss(_)) => image(Content::TooSlow, 0, square),
+            _ => image(content, offset, square),
         }
     }
 
@@ -614,7 +625,8 @@ const FILES: [&str; 8] = [
     "file a", "file b", "file c", "file d", "file e", "file f", "file g", "file h",
 ];
 /// Every image a chess board shows, each [`Content`] on both shades, then the
-/// file letters under the board.
+/// file letters under the board, then the a-file's squares with their
+/// rank's digit (`ca` + the rank + the content: `ca8e`, `ca1k`).
 pub const IMAGES: &[&str] = &[
     "cel", "ced", "ckl", "ckd", "cql", "cqd", "crl", "crd", "cbl", "cbd", "cksl", "cksd", "cqsl",
     "cqsd", "crsl", "crsd", "ctl", "ctd", "ckbl", "ckbd", "cqbl", "cqbd", "crbl", "crbd", "cxl",
@@ -631,7 +643,18 @@ pub const IMAGES: &[&str] = &[
     "cm18bl", "cm18bd", "cm19bl", "cm19bd", "cm20bl", "cm20bd", "cm21bl", "cm21bd", "cm22bl",
     "cm22bd", "cm23bl", "cm23bd", "cm24bl", "cm24bd", "cm25bl", "cm25bd", "cm26bl", "cm26bd",
     "cm27bl", "cm27bd", "cm28bl", "cm28bd", "cm29bl", "cm29bd", "cm30bl", "cm30bd", "cm31bl",
-    "cm31bd", "fa", "fb", "fc", "fd", "fe", "ff", "fg", "fh",
+    "cm31bd", "fa", "fb", "fc", "fd", "fe", "ff", "fg", "fh", "ca1e", "ca2e", "ca3e", "ca4e",
+    "ca5e", "ca6e", "ca7e", "ca8e", "ca1k", "ca2k", "ca3k", "ca4k", "ca5k", "ca6k", "ca7k", "ca8k",
+    "ca1q", "ca2q", "ca3q", "ca4q", "ca5q", "ca6q", "ca7q", "ca8q", "ca1r", "ca2r", "ca3r", "ca4r",
+    "ca5r", "ca6r", "ca7r", "ca8r", "ca1b", "ca2b", "ca3b", "ca4b", "ca5b", "ca6b", "ca7b", "ca8b",
+    "ca1ks", "ca2ks", "ca3ks", "ca4ks", "ca5ks", "ca6ks", "ca7ks", "ca8ks", "ca1qs", "ca2qs",
+    "ca3qs", "ca4qs", "ca5qs", "ca6qs", "ca7qs", "ca8qs", "ca1rs", "ca2rs", "ca3rs", "ca4rs",
+    "ca5rs", "ca6rs", "ca7rs", "ca8rs", "ca1t", "ca2t", "ca3t", "ca4t", "ca5t", "ca6t", "ca7t",
+    "ca8t", "ca1kb", "ca2kb", "ca3kb", "ca4kb", "ca5kb", "ca6kb", "ca7kb", "ca8kb", "ca1qb",
+    "ca2qb", "ca3qb", "ca4qb", "ca5qb", "ca6qb", "ca7qb", "ca8qb", "ca1rb", "ca2rb", "ca3rb",
+    "ca4rb", "ca5rb", "ca6rb", "ca7rb", "ca8rb", "ca1x", "ca2x", "ca3x", "ca4x", "ca5x", "ca6x",
+    "ca7x", "ca8x", "ca1h", "ca2h", "ca3h", "ca4h", "ca5h", "ca6h", "ca7h", "ca8h", "ca1bm",
+    "ca2bm", "ca3bm", "ca4bm", "ca5bm", "ca6bm", "ca7bm", "ca8bm",
 ];
 
 /// The squares' names in reading order: a8 first, h1 last.
@@ -657,6 +680,15 @@ mod tests {
 
     fn named(image: usize) -> &'static str {
         IMAGES[image]
+    }
+
+    /// What a square's picture shows, without its shade or rank: `x` of
+    /// `cxl` and of `ca3x`.
+    fn content_of(name: &str) -> &str {
+        match name.strip_prefix("ca") {
+            Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => &rest[1..],
+            _ => &name[1..name.len() - 1],
+        }
     }
 
     /// The solver's value of a start is its mate: KRK from Ke1 Ra1 ke8 is
@@ -715,9 +747,9 @@ mod tests {
                 best: false,
             };
             let slow = root.noted_image(Some(rook), cell, note(Verdict::Loss(0)));
-            assert!(named(slow).starts_with("cx"), "{}", named(slow));
+            assert_eq!(content_of(named(slow)), "x", "{}", named(slow));
             let draw = root.noted_image(Some(rook), cell, note(Verdict::Draw));
-            assert!(named(draw).starts_with("ch"), "{}", named(draw));
+            assert_eq!(content_of(named(draw)), "h", "{}", named(draw));
         }
     }
 
@@ -784,6 +816,19 @@ mod tests {
         assert_eq!(named(root.face(Some(at("d1")), at("d7")).image), "ctl");
         assert_eq!(named(root.face(Some(at("d1")), at("d8")).image), "ctd");
         assert_eq!(named(root.face(None, 71).image), "fh");
+        // The a-file carries the ranks' digits, a mate's number aside.
+        assert_eq!(named(root.face(None, at("a1")).image), "ca1e");
+        assert_eq!(named(root.face(None, at("a8")).image), "ca8e");
+        assert_eq!(named(root.face(Some(at("d1")), at("a4")).image), "ca4t");
+        for cell in 0..64 {
+            let name = named(root.face(None, cell).image);
+            let on_a = cell % 8 == 0;
+            assert_eq!(name.starts_with("ca"), on_a, "{name}");
+            if on_a {
+                let rank = 8 - cell / 8;
+                assert_eq!(&name[2..3], rank.to_string(), "{name}");
+            }
+        }
         let best = Note {
             verdict: Verdict::Win(7),
             best: true,
