@@ -265,21 +265,24 @@ impl Challenge {
         reply
     }
 
-    /// [`Challenge::reply`], worked out.
+    /// [`Challenge::reply`], worked out. Every move it plays came out of
+    /// `legal_moves`, so it plays them unchecked.
     fn work_out_reply(self, after: Position) -> Option<Move> {
-        let far = |m: Move| {
-            let next = after.play(m).expect("a legal reply");
-            dtm(next).map_or(u16::MAX, u16::from)
-        };
         let moves = after.legal_moves();
-        let longest = moves.iter().map(|&m| far(m)).max()?;
+        // A king has at most eight moves.
+        let mut far = [0u16; 8];
+        for (far, &m) in far.iter_mut().zip(moves.iter()) {
+            *far = dtm(after.play_legal(m)).map_or(u16::MAX, u16::from);
+        }
+        let far = &far[..moves.len()];
+        let longest = far.iter().copied().max()?;
         // White's moves after the reply that leave it `within` moves or
         // more: each a page of its own.
         let within = self.left.saturating_sub(2);
         let open = |m: Move| {
-            let next = after.play(m).expect("a legal reply");
+            let next = after.play_legal(m);
             let slow = |w: Move| {
-                let p = next.play(w).expect("a legal move");
+                let p = next.play_legal(w);
                 p.status() == Status::Ongoing && dtm(p).is_none_or(|n| n > within)
             };
             next.legal_moves().into_iter().filter(|&w| !slow(w)).count()
@@ -291,8 +294,10 @@ impl Challenge {
         };
         moves
             .into_iter()
-            .filter(|&m| far(m) == longest)
-            .max_by_key(|&m| rank(m))
+            .zip(far)
+            .filter(|&(_, &far)| far == longest)
+            .max_by_key(|&(m, _)| rank(m))
+            .map(|(m, _)| m)
     }
 
     /// The state after White's `mov` and Black's reply, or `None` if the
@@ -306,7 +311,7 @@ impl Challenge {
         let position = match after.status() {
             Status::Ongoing => {
                 let reply = self.reply(after).expect("Black has a move");
-                after.play(reply).expect("a legal reply")
+                after.play_legal(reply)
             }
             _ => after,
         };
