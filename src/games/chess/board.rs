@@ -562,12 +562,49 @@ impl Position {
                 moves.push_each(wk, king);
                 moves.push_each(p, piece);
             }
-            Color::Black => {
-                let (quiet, takes) = raw::black_moves(self.ending, wk, p, bk);
-                moves.push_each(bk, quiet | if takes { 1 << p } else { 0 });
-            }
+            Color::Black => moves.push_each(bk, self.black_targets(p)),
         }
         moves
+    }
+
+    /// The black king's targets, the white piece's square among them when
+    /// it may take it (Black to move, the piece on `piece`).
+    fn black_targets(self, piece: u8) -> u64 {
+        let (quiet, takes) = raw::black_moves(self.ending, self.wk.0, piece, self.bk.0);
+        quiet | if takes { 1 << piece } else { 0 }
+    }
+
+    /// The squares the piece on `from` may go to, as a bitboard: the
+    /// targets of the legal moves from `from` (none if the side to move
+    /// has no piece there). The chess pages ask it of every square of a
+    /// picked piece's page, and `play` of every move: a few bit
+    /// operations, where listing [`Position::legal_moves`] fills 35 slots.
+    pub(crate) fn targets(self, from: Square) -> u64 {
+        let Some(p) = self.piece else {
+            return 0;
+        };
+        match self.turn {
+            Color::White if from == self.wk || from == p => {
+                let (king, piece) = raw::white_moves(self.ending, self.wk.0, p.0, self.bk.0);
+                if from == self.wk { king } else { piece }
+            }
+            Color::Black if from == self.bk => self.black_targets(p.0),
+            _ => 0,
+        }
+    }
+
+    /// Whether the side to move has a legal move, without listing them.
+    fn has_moves(self) -> bool {
+        let Some(p) = self.piece else {
+            return false;
+        };
+        match self.turn {
+            Color::White => {
+                let (king, piece) = raw::white_moves(self.ending, self.wk.0, p.0, self.bk.0);
+                king | piece != 0
+            }
+            Color::Black => self.black_targets(p.0) != 0,
+        }
     }
 
     /// How it stands: going on, checkmate, stalemate, or the white piece
@@ -575,7 +612,7 @@ impl Position {
     pub fn status(self) -> Status {
         if self.piece.is_none() {
             Status::Taken
-        } else if !self.legal_moves().is_empty() {
+        } else if self.has_moves() {
             Status::Ongoing
         } else if self.is_check() {
             Status::Checkmate
@@ -587,9 +624,18 @@ impl Position {
     /// The position after `mov`, or why it is refused: `mov` must be one
     /// of [`Position::legal_moves`]. `self` is unchanged either way.
     pub fn play(self, mov: Move) -> Result<Position, IllegalMove> {
-        if !self.legal_moves().contains(&mov) {
+        if self.targets(mov.from) & mov.to.bit() == 0 {
             return Err(IllegalMove(mov));
         }
+        Ok(self.play_legal(mov))
+    }
+
+    /// The position after `mov`, which the caller knows is one of
+    /// [`Position::legal_moves`] (it came out of them): [`Position::play`]
+    /// without the check, for the loops that weigh every move of every
+    /// position. Given any other move it returns some position the rules
+    /// never reach; it never panics.
+    pub(crate) fn play_legal(self, mov: Move) -> Position {
         let mut next = self;
         next.turn = self.turn.opponent();
         match self.turn {
@@ -602,7 +648,7 @@ impl Position {
                 }
             }
         }
-        Ok(next)
+        next
     }
 }
 
@@ -783,11 +829,33 @@ mod tests {
                             cozy_chess::GameStatus::Drawn => Status::Stalemate,
                         };
                         assert_eq!(position.status(), status, "{fen}");
+                        check_plays(position, &fen);
                     }
                 }
             }
         }
         legal
+    }
+
+    /// The shortcuts agree with the list of legal moves: each square's
+    /// `targets` are its moves' targets, and `play_legal` of each legal
+    /// move is `play`'s position.
+    fn check_plays(position: Position, fen: &str) {
+        let moves = position.legal_moves();
+        for from in (0..64).map(Square) {
+            let listed = moves
+                .iter()
+                .filter(|m| m.from == from)
+                .fold(0, |bits, m| bits | m.to.bit());
+            assert_eq!(position.targets(from), listed, "{fen} {from}");
+        }
+        for &mov in moves.iter() {
+            assert_eq!(
+                Ok(position.play_legal(mov)),
+                position.play(mov),
+                "{fen} {mov}"
+            );
+        }
     }
 
     #[test]

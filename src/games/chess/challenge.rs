@@ -16,18 +16,22 @@
 //! and the seed, the same on every run.
 
 use std::cell::RefCell;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, Mutex, OnceLock, PoisonError};
 
 use rustc_hash::FxHashMap;
 
+use super::board::KEYS;
 use super::{Color, Dtm, Ending, Move, Position, Status, Tablebase};
+
+/// The key of Black's reply to a position ([`Challenge::reply`]).
+type ReplyKey = (u64, u32);
 
 /// The most moves left a challenge allows: KRK's longest mate, 16, and
 /// 15 spare.
 pub const MAX_LEFT: u8 = 31;
 
 /// `ending`'s tablebase, solved the first time it is asked for (about
-/// 0.1 s), then shared.
+/// 0.02 s), then shared.
 pub fn tablebase(ending: Ending) -> &'static Tablebase {
     static TABLES: [OnceLock<Tablebase>; 2] = [OnceLock::new(), OnceLock::new()];
     TABLES[ending as usize].get_or_init(|| Tablebase::solve(ending))
@@ -250,37 +254,66 @@ impl Challenge {
     pub fn reply(self, after: Position) -> Option<Move> {
         // Every consumer of the game (the graph, the solver, each
         // edition's walk and analysis) plays each move again, and a reply
-        // weighs a few hundred positions: each thread keeps the replies it
-        // worked out (a function of these three, so the same everywhere).
+        // weighs a few hundred positions: a reply is worked out once a
+        // run, whichever thread asks first, and kept for all of them
+        // (`SHARED`, a function of the key, so the same whoever works it
+        // out). Each thread keeps its own copy of those it asked for
+        // (`NEAR`): a move is played over a million times a build, and
+        // asking the shared table each time would make the threads wait
+        // on its lock.
         thread_local! {
-            static REPLIES: RefCell<FxHashMap<(Position, u8, u64), Option<Move>>> =
+            static NEAR: RefCell<FxHashMap<ReplyKey, Option<Move>>> =
                 RefCell::new(FxHashMap::default());
         }
-        let key = (after, self.left, self.seed);
-        if let Some(known) = REPLIES.with_borrow(|r| r.get(&key).copied()) {
+        static SHARED: LazyLock<Mutex<FxHashMap<ReplyKey, Option<Move>>>> =
+            LazyLock::new(Mutex::default);
+        let shared = || SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+        let key = self.reply_key(after);
+        if let Some(known) = NEAR.with_borrow(|r| r.get(&key).copied()) {
             return known;
         }
-        let reply = self.work_out_reply(after);
-        REPLIES.with_borrow_mut(|r| r.insert(key, reply));
+        let known = shared().get(&key).copied();
+        let reply = known.unwrap_or_else(|| {
+            // Worked out with the lock let go, so the other threads go on.
+            let reply = self.work_out_reply(after);
+            shared().insert(key, reply);
+            reply
+        });
+        NEAR.with_borrow_mut(|r| r.insert(key, reply));
         reply
     }
 
-    /// [`Challenge::reply`], worked out.
+    /// What Black's reply to `after` is a function of: the seed, and in
+    /// one number the ending, White's moves left and `after`'s key.
+    fn reply_key(self, after: Position) -> ReplyKey {
+        const _: () = assert!(KEYS <= 1 << 20 && MAX_LEFT < 1 << 5);
+        let ending = after.ending() as u32;
+        (
+            self.seed,
+            ending << 25 | u32::from(self.left) << 20 | after.key(),
+        )
+    }
+
+    /// [`Challenge::reply`], worked out. Every move it plays came out of
+    /// `legal_moves`, so it plays them unchecked.
     fn work_out_reply(self, after: Position) -> Option<Move> {
-        let far = |m: Move| {
-            let next = after.play(m).expect("a legal reply");
-            dtm(next).map_or(u16::MAX, u16::from)
-        };
         let moves = after.legal_moves();
-        let longest = moves.iter().map(|&m| far(m)).max()?;
+        // A king has at most eight moves.
+        let mut far = [0u16; 8];
+        for (far, &m) in far.iter_mut().zip(moves.iter()) {
+            *far = dtm(after.play_legal(m)).map_or(u16::MAX, u16::from);
+        }
+        let far = &far[..moves.len()];
+        let longest = far.iter().copied().max()?;
         // White's moves after the reply that leave it `within` moves or
         // more: each a page of its own.
         let within = self.left.saturating_sub(2);
         let open = |m: Move| {
-            let next = after.play(m).expect("a legal reply");
+            let next = after.play_legal(m);
+            // A move in time needs no status: the table lookup first.
             let slow = |w: Move| {
-                let p = next.play(w).expect("a legal move");
-                p.status() == Status::Ongoing && dtm(p).is_none_or(|n| n > within)
+                let p = next.play_legal(w);
+                dtm(p).is_none_or(|n| n > within) && p.status() == Status::Ongoing
             };
             next.legal_moves().into_iter().filter(|&w| !slow(w)).count()
         };
@@ -291,8 +324,10 @@ impl Challenge {
         };
         moves
             .into_iter()
-            .filter(|&m| far(m) == longest)
-            .max_by_key(|&m| rank(m))
+            .zip(far)
+            .filter(|&(_, &far)| far == longest)
+            .max_by_key(|&(m, _)| rank(m))
+            .map(|(m, _)| m)
     }
 
     /// The state after White's `mov` and Black's reply, or `None` if the
@@ -306,7 +341,7 @@ impl Challenge {
         let position = match after.status() {
             Status::Ongoing => {
                 let reply = self.reply(after).expect("Black has a move");
-                after.play(reply).expect("a legal reply")
+                after.play_legal(reply)
             }
             _ => after,
         };

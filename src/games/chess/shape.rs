@@ -236,12 +236,15 @@ impl<K: Kind> Mate<K> {
         self.challenge.position()
     }
 
-    /// The squares the piece on `from` may go to, as a bitboard.
+    /// The squares the piece on `from` may go to, as a bitboard: the
+    /// targets of its [`Challenge::moves`] (none once it is over), asked
+    /// of every square of a picked piece's page, so read off the
+    /// position's bitboards rather than listed.
     fn targets(self, from: Square) -> u64 {
-        self.challenge
-            .moves()
-            .filter(|m| m.from == from)
-            .fold(0, |b, m| b | 1 << m.to.index())
+        if self.challenge.end().is_some() {
+            return 0;
+        }
+        self.position().targets(from)
     }
 
     /// What stands on `square`, with `picked` picked up: the content, its

@@ -67,7 +67,7 @@ fn each(mut bits: u64, mut f: impl FnMut(u8)) {
 }
 
 impl Tablebase {
-    /// Solves `ending` by retrograde analysis (about 0.1 s).
+    /// Solves `ending` by retrograde analysis (about 0.02 s of CPU).
     pub fn solve(ending: Ending) -> Tablebase {
         let total = LIVE_KEYS as usize;
         let black = total / 2;
@@ -114,19 +114,31 @@ impl Tablebase {
                     }
                 };
                 // The piece came along its lines from an empty square from
-                // which it did not give check.
+                // which it did not give check. Lines run both ways: the
+                // piece on a square checks the black king exactly when a
+                // piece of its kind on the black king's square would
+                // attack that square, the white king the one blocker
+                // either way (one look along the lines, not one a square).
                 let kings = (1 << wk) | (1 << bk);
-                each(ending.attacks(p, kings) & !kings, |from| {
-                    if !raw::black_in_check(ending, wk, from, bk) {
-                        reach(join(true, wk, from, bk));
-                    }
+                let checking = ending.attacks(bk, 1 << wk);
+                each(ending.attacks(p, kings) & !kings & !checking, |from| {
+                    reach(join(true, wk, from, bk));
                 });
                 // The king came from a square next to it, empty and not
                 // next to the black king, from which it shielded no check.
+                // Off the piece's lines the king shields nothing: whether
+                // the piece checks is then as without it.
+                let lines = ending.attacks(p, 0);
+                let checks = lines & (1 << bk) != 0;
                 let from_squares =
                     KING[usize::from(wk)] & !KING[usize::from(bk)] & !(1 << p) & !(1 << bk);
                 each(from_squares, |from| {
-                    if !raw::black_in_check(ending, from, p, bk) {
+                    let check = if lines & (1 << from) == 0 {
+                        checks
+                    } else {
+                        raw::black_in_check(ending, from, p, bk)
+                    };
+                    if !check {
                         reach(join(true, from, p, bk));
                     }
                 });
