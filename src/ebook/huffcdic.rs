@@ -224,39 +224,39 @@ const BYTE: u32 = 1 << 31;
 /// large book's coding peaks about 15 MB lower.
 #[derive(Default)]
 struct Packed {
-    numbers: Vec<u16>,
-    /// Where each piece ends in `numbers`.
-    ends: Vec<usize>,
+    /// Each piece, allocated to its size: one vector of them all would
+    /// hold up to twice the text's numbers as it grows.
+    pieces: Vec<Box<[u16]>>,
+    /// The piece being packed.
+    scratch: Vec<u16>,
 }
 
 impl Packed {
     /// Adds a piece.
     fn push(&mut self, piece: impl IntoIterator<Item = u32>) {
+        self.scratch.clear();
         for n in piece {
             match u16::try_from(n) {
-                Ok(small) if small != u16::MAX => self.numbers.push(small),
+                Ok(small) if small != u16::MAX => self.scratch.push(small),
                 _ => {
                     let [a, b, c, d] = n.to_be_bytes();
                     let halves = [u16::from_be_bytes([a, b]), u16::from_be_bytes([c, d])];
-                    self.numbers.push(u16::MAX);
-                    self.numbers.extend(halves);
+                    self.scratch.push(u16::MAX);
+                    self.scratch.extend(halves);
                 }
             }
         }
-        self.ends.push(self.numbers.len());
+        self.pieces.push(self.scratch.as_slice().into());
     }
 
     /// How many pieces it holds.
     fn len(&self) -> usize {
-        self.ends.len()
+        self.pieces.len()
     }
 
     /// Each piece's numbers.
     fn iter(&self) -> impl Iterator<Item = Unpacked<'_>> + '_ {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(&self.ends)
-            .map(|(from, &to)| Unpacked(self.numbers[from..to].iter()))
+        self.pieces.iter().map(|p| Unpacked(p.iter()))
     }
 }
 
