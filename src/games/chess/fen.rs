@@ -48,6 +48,7 @@ impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FenError::Empty => f.write_str("the FEN is empty"),
+            FenError::Ranks(1) => f.write_str("the FEN's board has 1 rank, not 8"),
             FenError::Ranks(n) => write!(f, "the FEN's board has {n} ranks, not 8"),
             FenError::RankLength(r) => write!(f, "rank {r} of the FEN does not hold 8 squares"),
             // `{:?}` escapes a control character, so the line stays one.
@@ -261,6 +262,7 @@ mod tests {
             ("   \t\n ", FenError::Empty),
             ("4k3/8/8/8/8/8/8/3QK3/8 w", FenError::Ranks(9)),
             ("4k3/8/8/8/8/8/3QK3 w", FenError::Ranks(7)),
+            ("8 w", FenError::Ranks(1)),
             (&"/".repeat(100_000), FenError::Ranks(100_001)),
             ("4k3/8/8/8/8/8/8/3QK3", FenError::Side),
             ("4k3/8/8/8/8/8/8/3QK3 x", FenError::Side),
@@ -320,5 +322,9 @@ mod tests {
                 "{line:?}"
             );
         }
+        assert_eq!(
+            FenError::Ranks(1).to_string(),
+            "the FEN's board has 1 rank, not 8"
+        );
     }
 }
