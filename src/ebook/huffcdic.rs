@@ -805,9 +805,16 @@ struct Trie {
     /// without a lookup.
     first: Vec<(u32, u32)>,
     /// Whether a node has more children, in `next` as (node, raw phrase)
-    /// -> node.
+    /// -> node while the trie is made.
     more: Vec<bool>,
     next: FxHashMap<u64, u32>,
+    /// Then each node's other children, sorted by raw phrase, as (raw
+    /// phrase, node): those of node `n` are `others[starts[n]..starts[n +
+    /// 1]]`. A few children side by side are found faster than by a hash
+    /// lookup, and every place of the text walks the trie (a third of a
+    /// default build's time).
+    starts: Vec<u32>,
+    others: Vec<(u32, u32)>,
     /// The phrase each node spells, if any.
     ends: Vec<u32>,
 }
@@ -821,6 +828,8 @@ impl Trie {
             first: Vec::new(),
             more: Vec::new(),
             next: FxHashMap::default(),
+            starts: Vec::new(),
+            others: Vec::new(),
             ends: Vec::new(),
         };
         let mut raw = Vec::new();
@@ -832,7 +841,7 @@ impl Trie {
                 let found = if node == Self::NONE {
                     t.root[r as usize]
                 } else {
-                    t.child(node, r)
+                    t.child_while_made(node, r)
                 };
                 node = if found != Self::NONE {
                     found
@@ -857,7 +866,31 @@ impl Trie {
                 t.ends[node as usize] = p;
             }
         }
+        let mut others: Vec<(u64, u32)> = std::mem::take(&mut t.next).into_iter().collect();
+        others.sort_unstable();
+        t.starts = Vec::with_capacity(t.ends.len() + 1);
+        let mut at = 0;
+        for node in 0..=t.ends.len() as u64 {
+            while others.get(at).is_some_and(|&(k, _)| k >> 32 < node) {
+                at += 1;
+            }
+            t.starts.push(at as u32);
+        }
+        t.others = others.into_iter().map(|(k, c)| (k as u32, c)).collect();
         t
+    }
+
+    /// [`Trie::child`] while the trie is made, its other children in
+    /// `next`.
+    fn child_while_made(&self, node: u32, r: u32) -> u32 {
+        let (first, child) = self.first[node as usize];
+        if first == r {
+            child
+        } else if self.more[node as usize] {
+            self.next.get(&pair(node, r)).copied().unwrap_or(Self::NONE)
+        } else {
+            Self::NONE
+        }
     }
 
     /// The child of `node` by raw phrase `r`, or `NONE`.
@@ -866,7 +899,12 @@ impl Trie {
         if first == r {
             child
         } else if self.more[node as usize] {
-            self.next.get(&pair(node, r)).copied().unwrap_or(Self::NONE)
+            let n = node as usize;
+            let others = &self.others[self.starts[n] as usize..self.starts[n + 1] as usize];
+            match others.binary_search_by_key(&r, |&(raw, _)| raw) {
+                Ok(i) => others[i].1,
+                Err(_) => Self::NONE,
+            }
         } else {
             Self::NONE
         }
