@@ -109,11 +109,11 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
         grid.row(r);
         for cell in row {
             grid.cell();
-            if let Some(target) = cell.link {
+            if let Some(target) = cell.link() {
                 grid.link(target);
             }
             grid.image(cell);
-            if cell.link.is_some() {
+            if cell.link().is_some() {
                 grid.end_link();
             }
             grid.end_cell();

@@ -141,17 +141,59 @@ pub enum Link {
 
 /// One cell as a screen shows it: where it leads, and how it looks.
 ///
-/// A cell is 24 bytes, its look shared: a chess edition holds thousands
-/// of screens of 72 cells, nearly all of them a few dozen looks (an empty
-/// square, a king), and each format reads every screen more than once,
-/// so holding each cell's words whole cost about 100 MB a build.
+/// A cell is 16 bytes, its link packed and its look shared: a chess
+/// edition holds thousands of screens of 72 cells, nearly all of them a
+/// few dozen looks (an empty square, a king), and each format reads
+/// every screen more than once, so holding each cell's words whole cost
+/// about 100 MB a build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CellView {
-    /// Where selecting it leads, if anywhere.
-    pub link: Option<Target>,
+    /// Where selecting it leads ([`CellView::link`]), packed: a page's
+    /// game above its key's 48 bits, or one of two values no page takes.
+    link: u64,
     /// Its picture and words, the same value for every cell that looks
     /// and reads alike ([`Look::interned`]).
     pub look: &'static Look,
+}
+
+/// A packed link to nowhere, and to the contents.
+const NO_LINK: u64 = u64::MAX;
+const TO_CONTENTS: u64 = u64::MAX - 1;
+
+impl CellView {
+    /// A cell linking to `link`, looking as `look` says.
+    ///
+    /// # Panics
+    /// If a page's key does not fit in 48 bits: a game's key has 32, and
+    /// a reply against the computer 16 above them.
+    pub fn new(link: Option<Target>, look: &'static Look) -> CellView {
+        let link = match link {
+            None => NO_LINK,
+            Some(Target::Contents) => TO_CONTENTS,
+            Some(Target::Page { game, key }) => {
+                assert!(key < (1 << 48) - 2, "a page key of 48 bits");
+                u64::from(game) << 48 | key
+            }
+        };
+        CellView { link, look }
+    }
+
+    /// Where selecting it leads, if anywhere.
+    pub fn link(&self) -> Option<Target> {
+        match self.link {
+            NO_LINK => None,
+            TO_CONTENTS => Some(Target::Contents),
+            packed => Some(Target::Page {
+                game: (packed >> 48) as u16,
+                key: packed & ((1 << 48) - 1),
+            }),
+        }
+    }
+
+    /// The cell linking to `link` instead.
+    pub fn with_link(self, link: Option<Target>) -> CellView {
+        CellView::new(link, self.look)
+    }
 }
 
 /// How a cell looks and what it says, apart from where it leads.
@@ -299,10 +341,7 @@ impl Screen {
                     holds: "",
                     note: None,
                 };
-                CellView {
-                    link,
-                    look: look.with_words(label, face.label).interned(),
-                }
+                CellView::new(link, look.with_words(label, face.label).interned())
             })
             .collect();
         let mut title = String::with_capacity(80);
@@ -474,7 +513,7 @@ impl Edition {
                 .map(|(t, words)| (Link::Here(follow(t)), words))
                 .collect();
             for cell in &mut s.cells {
-                cell.link = cell.link.map(follow);
+                *cell = cell.with_link(cell.link().map(follow));
             }
             s
         };
@@ -550,6 +589,40 @@ mod tests {
             push_key(&mut out, key);
             assert_eq!(out, format!("{key:x}"));
         }
+    }
+
+    /// A cell's packed link reads back as it was given, at the edges of
+    /// the games and keys it holds.
+    #[test]
+    fn a_cells_link_reads_back_as_given() {
+        let look = Look {
+            image: 0,
+            label: "a",
+            holds: "a",
+            note: None,
+        }
+        .interned();
+        let links = [
+            None,
+            Some(Target::Contents),
+            Some(Target::page(0u32)),
+            Some(Target::page(u32::MAX)),
+            Some(Target::page((1u64 << 48) - 3)),
+            Some(Target::Page {
+                game: 7,
+                key: 0x1_0000_0000,
+            }),
+            Some(Target::Page {
+                game: u16::MAX,
+                key: (1 << 48) - 3,
+            }),
+        ];
+        for link in links {
+            let cell = CellView::new(link, look);
+            assert_eq!(cell.link(), link);
+            assert_eq!(cell.with_link(None).link(), None);
+        }
+        assert_eq!(std::mem::size_of::<CellView>(), 16);
     }
 
     #[test]

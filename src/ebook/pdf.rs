@@ -531,13 +531,13 @@ fn draw_cells(
         let x = grid.x + column as f32 * w;
         let y = grid.top - below[row] * grid.cell;
         let mcid = page.elements.len() as i32;
-        let role = if cell.link.is_some() {
+        let role = if cell.link().is_some() {
             StructRole::Link
         } else {
             StructRole::Figure
         };
         content
-            .begin_marked_content_with_properties(if cell.link.is_some() {
+            .begin_marked_content_with_properties(if cell.link().is_some() {
                 Name(b"Link")
             } else {
                 Name(b"Figure")
@@ -551,7 +551,7 @@ fn draw_cells(
             .restore_state();
         let mut alt = cell.look.holds.to_string();
         let mut link = None;
-        if let Some(target) = cell.link {
+        if let Some(target) = cell.link() {
             let to = pages[&target];
             let text = number(to);
             // The number sits in a white box low in the cell, inside

@@ -77,7 +77,7 @@ mod tests {
         let g = StateGraph::<Board>::new();
         for &b in g.boards() {
             let s = screen(Board::EMPTY, View::of(b), 0, None);
-            let links: Vec<_> = s.cells.iter().filter_map(|c| c.link).collect();
+            let links: Vec<_> = s.cells.iter().filter_map(|c| c.link()).collect();
             let want: Vec<_> = match b.status() {
                 Status::InPlay(_) => b
                     .legal_moves()

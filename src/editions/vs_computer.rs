@@ -626,7 +626,7 @@ mod tests {
                 };
                 let b = Board::from_id((key & ((1 << REPLY_SHIFT) - 1)) as u32).unwrap();
                 for (cell, square) in screen.cells.iter().zip(Square::ALL) {
-                    let Some(to) = cell.link else { continue };
+                    let Some(to) = cell.link() else { continue };
                     let after = b.play(square).unwrap();
                     let there = by_target[&to];
                     let Target::Page { key, .. } = to else {
@@ -686,7 +686,7 @@ mod tests {
                             .legal_moves()
                             .contains(square)
                             .then(|| game.target(board, square));
-                        match (next.flatten(), view.link) {
+                        match (next.flatten(), view.link()) {
                             (Some(next), Some(at)) => stack.push((next, at)),
                             (None, None) => {}
                             other => panic!("{}: {board} {square:?}: {other:?}", game.describe()),
@@ -719,7 +719,7 @@ mod tests {
         assert!(book.screens.len() < web.screens.len());
         let kept: BTreeSet<Target> = book.screens.iter().map(|s| s.target).collect();
         for screen in &book.screens {
-            for to in screen.cells.iter().filter_map(|c| c.link) {
+            for to in screen.cells.iter().filter_map(|c| c.link()) {
                 assert!(kept.contains(&to), "{to:?}");
             }
         }

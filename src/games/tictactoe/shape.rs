@@ -321,9 +321,9 @@ mod tests {
         assert_eq!(rows, [["o", "e", "x"], ["e", "x", "e"], ["e", "e", "e"]]);
         assert_eq!(s.cells[1].look.label, "top middle: place O");
         assert_eq!(s.cells[0].look.label, "top left: O");
-        assert_eq!(s.cells[0].link, None);
+        assert_eq!(s.cells[0].link(), None);
         let after = b.play(Square::new(8).unwrap()).unwrap();
-        assert_eq!(s.cells[8].link, Some(Target::page(after.id())));
+        assert_eq!(s.cells[8].link(), Some(Target::page(after.id())));
         assert_eq!(
             s.title,
             "O to move: O top left, X top right, X centre - Tic-tac-toe"
