@@ -133,16 +133,8 @@ impl<G: Game> Match<G> {
     /// Plays out match `spec` with its own stream of the generator seeded
     /// by `seed`, so adding matches does not change the others. The
     /// matches keep the rules of the solver's graph.
-    ///
-    /// # Panics
-    /// If a move of `G` is two taps: a match's pages have no view of a
-    /// piece picked up yet.
     pub fn play_out(spec: Spec, solver: &Solver<G>, seed: u64) -> Match<G> {
         let root = solver.graph().root();
-        assert!(
-            root.pieces().next().is_none(),
-            "against the computer, a move is one tap"
-        );
         let mut rng = Rng::seed_from_u64(seed);
         rng.set_stream(spec.number as u64);
         let opening = (!spec.human_starts()).then(|| {
@@ -263,7 +255,17 @@ impl<G: Game> Match<G> {
     /// `reply`: a page of its own when more than one reply reaches
     /// `board` (see [`REPLY_SHIFT`]).
     pub fn reached(&self, board: G, reply: Option<G::Move>) -> Target {
-        let key = u64::from(board.key());
+        self.page(View::of(board), reply)
+    }
+
+    /// The address of the page of `view` (a position reached by the
+    /// computer's move `reply`, maybe with the player's piece picked up):
+    /// the position's page, or its piece's, each with the reply above
+    /// its key as [`Match::reached`] puts it, so picking a piece up and
+    /// putting it back stays on the pages of that reply.
+    pub fn page(&self, view: View<G>, reply: Option<G::Move>) -> Target {
+        let board = view.position;
+        let key = u64::from(view.key());
         let shared = self.reached_by.get(&board).is_some_and(|r| r.len() > 1);
         let key = match reply {
             Some(r) if shared => key | reply_code::<G>(r) << reply_shift::<G>(),
@@ -275,24 +277,29 @@ impl<G: Game> Match<G> {
         }
     }
 
-    /// The screen of `board` reached by the computer's move `reply` (see
+    /// The screen of `view` (a position, maybe with the player's piece
+    /// picked up) reached by the computer's move `reply` (see
     /// [`Match::arrivals`]), its line naming the game `name` ([`Match::name`]
-    /// on the web and in the e-books); `graph` gives its depth.
+    /// on the web and in the e-books); `graph` gives its depth. A move
+    /// links past the computer's reply; where a move is two taps, a piece
+    /// links to its page of targets and, picked up, back.
     pub fn screen(
         &self,
         graph: &StateGraph<G>,
-        board: G,
+        view: View<G>,
         reply: Option<G::Move>,
         name: &str,
     ) -> Screen {
+        let board = view.position;
         let depth = graph.depth(board).expect("a reachable position");
-        let heading = self.heading(board);
-        let at = self.reached(board, reply);
-        // A move here is one tap: a game whose moves are a piece and then
-        // its square needs the views of its pieces picked up too.
-        let mut s = Screen::new(at, View::of(board), depth, heading, |choice| match choice {
+        let heading = match view.picked {
+            Some(_) if !board.is_over() => view.heading(),
+            _ => self.heading(board),
+        };
+        let at = self.page(view, reply);
+        let mut s = Screen::new(at, view, depth, heading, |choice| match choice {
             Choice::Move(square) => self.follow(board, square).map(|(b, r)| self.reached(b, r)),
-            Choice::Pick(_) | Choice::Back => None,
+            Choice::Pick(_) | Choice::Back => Some(self.page(view.after(choice), reply)),
         });
         // The title says what the heading says ("The computer wins", not
         // "O wins"), then the position.
@@ -301,7 +308,8 @@ impl<G: Game> Match<G> {
         }
         // The computer's last move is marked on the board, and a screen
         // reader hears it on its square.
-        if let Some(square) = reply {
+        // (Not where a piece picked up may go: that cell says so.)
+        if let Some(square) = reply.filter(|&m| s.cells[G::cell(m)].link().is_none()) {
             let index = G::cell(square);
             let cell = &mut s.cells[index];
             let old = *cell.look;
@@ -361,7 +369,8 @@ impl<G: Game> Match<G> {
     }
 
     /// Every screen of the match, by depth, then key, each line naming
-    /// the game `name`.
+    /// the game `name`: each page's board, then the board with each of
+    /// the player's pieces picked up.
     pub fn screens(&self, graph: &StateGraph<G>, name: &str) -> Vec<Screen> {
         let mut order: Vec<(u32, G)> = self
             .pages
@@ -373,9 +382,15 @@ impl<G: Game> Match<G> {
             .into_iter()
             .flat_map(|(_, b)| {
                 let arrivals = self.arrivals(b);
-                arrivals
-                    .into_iter()
-                    .map(move |r| self.screen(graph, b, r, name))
+                let views: Vec<View<G>> = std::iter::once(View::of(b))
+                    .chain(b.pieces().map(|c| View {
+                        position: b,
+                        picked: Some(c),
+                    }))
+                    .collect();
+                arrivals.into_iter().flat_map(move |r| {
+                    (views.clone().into_iter()).map(move |v| self.screen(graph, v, r, name))
+                })
             })
             .collect()
     }
@@ -564,7 +579,7 @@ mod tests {
                 let arrivals = game.arrivals(b);
                 shared += usize::from(arrivals.len() > 1);
                 for reply in arrivals {
-                    let screen = game.screen(s.graph(), b, reply, &name);
+                    let screen = game.screen(s.graph(), View::of(b), reply, &name);
                     let line = match reply {
                         Some(sq) => {
                             assert_eq!(b.cell(sq), computer, "{b}");
@@ -831,5 +846,213 @@ mod tests {
         assert_eq!(reply_shift::<Hanoi>(), REPLY_SHIFT);
         assert_eq!(reply_code::<Board>(Square::new(4).unwrap()), 5);
         assert_eq!(reply_code::<Hanoi>((0, 2)), (1 << 8) | 3);
+    }
+
+    /// A move of two taps against the computer: Nim of two heaps, a heap
+    /// picked up by its handle and then the token to keep up to.
+    mod two_taps {
+        use std::borrow::Cow;
+        use std::collections::BTreeMap;
+
+        use super::super::{Match, Spec};
+        use crate::game::{Face, Game, Note, Outcome, Side, Texts};
+        use crate::graph::StateGraph;
+        use crate::opponent::Level;
+        use crate::screen::{Screen, Target};
+        use crate::solver::Solver;
+        use crate::view::View;
+
+        /// Two heaps of 2 and 3 tokens, a row each: its handle, then its
+        /// tokens. Whoever takes the last token wins.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        struct Heaps {
+            heaps: [u8; 2],
+            second: bool,
+        }
+
+        /// Each cell's words: a handle, then the token kept up to.
+        const CELLS: [&str; 8] = [
+            "heap 1",
+            "heap 1, none",
+            "heap 1, one",
+            "heap 1, two",
+            "heap 2",
+            "heap 2, none",
+            "heap 2, one",
+            "heap 2, two",
+        ];
+
+        impl Game for Heaps {
+            type Move = (u8, u8);
+            type Rules = ();
+            type Error = &'static str;
+            const PLAYERS: u8 = 2;
+            const IMAGES: &'static [&'static str] = &["e", "t", "h"];
+            const COVER: &'static str = "h";
+            const KEYS: u32 = 3 * 4 * 2 * 9;
+            const TEXTS: Texts = Texts {
+                title: "Heaps",
+                stem: "heaps",
+                rules: "Take tokens.",
+                paper_rules: "Take tokens.",
+                play_about: "Two players.",
+                play_start: "Start",
+                analysis_about: "Each move's worth.",
+                analysis_start: "Start",
+                play_name: "Two players",
+                play_title: "Heaps for Two",
+                analysis_name: "Analysis",
+                again: "New game",
+            };
+
+            fn start(_: ()) -> Heaps {
+                Heaps {
+                    heaps: [2, 3],
+                    second: false,
+                }
+            }
+            fn moves(self) -> impl Iterator<Item = (u8, u8)> {
+                (0..2u8).flat_map(move |h| (0..self.heaps[usize::from(h)]).map(move |k| (h, k)))
+            }
+            fn play(self, (h, k): (u8, u8)) -> Result<Heaps, &'static str> {
+                match self.heaps.get(usize::from(h)) {
+                    Some(&n) if k < n => {
+                        let mut next = self;
+                        next.heaps[usize::from(h)] = k;
+                        next.second = !self.second;
+                        Ok(next)
+                    }
+                    _ => Err("no such move"),
+                }
+            }
+            fn mover(self) -> Side {
+                if self.second {
+                    Side::Second
+                } else {
+                    Side::First
+                }
+            }
+            fn outcome(self) -> Option<Outcome> {
+                (self.heaps == [0, 0]).then(|| Outcome::Won(self.mover().opponent()))
+            }
+            fn key(self) -> u32 {
+                let [a, b] = self.heaps.map(u32::from);
+                ((a * 4 + b) * 2 + u32::from(self.second)) * 9
+            }
+            fn grid(self) -> (usize, usize) {
+                (2, 4)
+            }
+            fn face(self, _picked: Option<usize>, index: usize) -> Face {
+                let (h, c) = (index / 4, index % 4);
+                let image = match c {
+                    0 => 2,
+                    c if c - 1 < usize::from(self.heaps[h]) => 1,
+                    _ => 0,
+                };
+                Face {
+                    image,
+                    label: Cow::Borrowed(CELLS[index]),
+                    action: Some(Cow::Borrowed(CELLS[index])),
+                }
+            }
+            fn noted_image(self, picked: Option<usize>, index: usize, _note: Note) -> usize {
+                self.face(picked, index).image
+            }
+            fn cell((h, k): (u8, u8)) -> usize {
+                usize::from(h) * 4 + 1 + usize::from(k)
+            }
+            fn piece((h, _): (u8, u8)) -> Option<usize> {
+                Some(usize::from(h) * 4)
+            }
+            fn pieces(self) -> impl Iterator<Item = usize> {
+                let open = self.outcome().is_none();
+                (0..2)
+                    .filter(move |&h| open && self.heaps[h] > 0)
+                    .map(|h| h * 4)
+            }
+            fn move_name(mov: (u8, u8)) -> &'static str {
+                CELLS[Self::cell(mov)]
+            }
+            fn cell_name(cell: usize) -> &'static str {
+                CELLS[cell]
+            }
+            fn side_name(side: Side) -> &'static str {
+                match side {
+                    Side::First => "First",
+                    Side::Second => "Second",
+                }
+            }
+            fn heading(self, picked: Option<usize>) -> String {
+                match picked {
+                    Some(c) => format!("Take from {}", CELLS[c]),
+                    None => "Pick a heap".to_string(),
+                }
+            }
+            fn push_title(self, _picked: Option<usize>, out: &mut String) {
+                out.push_str("Heaps");
+            }
+            fn remark(self) -> Option<Cow<'static, str>> {
+                None
+            }
+            fn text(self, _picked: Option<usize>) -> String {
+                format!("{:?}", self.heaps)
+            }
+        }
+
+        /// Each board page of the player's turn links each heap's handle
+        /// to that heap picked up, and nothing else; picked up, the handle
+        /// links back to its board and each token to the page after that
+        /// move and the computer's reply; every link lands on a screen of
+        /// the match, and every screen is reached.
+        #[test]
+        fn a_piece_then_its_square_against_the_computer() {
+            let solver = Solver::new(StateGraph::<Heaps>::new());
+            for (number, human) in [(1, Side::First), (2, Side::Second)] {
+                let spec = Spec {
+                    number,
+                    human,
+                    level: Level::Perfect,
+                };
+                let game = Match::play_out(spec, &solver, 7);
+                let screens = game.screens(solver.graph(), &game.name());
+                let by: BTreeMap<Target, &Screen> = screens.iter().map(|s| (s.target, s)).collect();
+                assert_eq!(by.len(), screens.len(), "a target a screen");
+                let mut picked = 0;
+                for &board in &game.pages {
+                    for reply in game.arrivals(board) {
+                        let at = game.reached(board, reply);
+                        let page = by[&at];
+                        for (cell, c) in page.cells.iter().enumerate() {
+                            let handle = cell % 4 == 0 && board.heaps[cell / 4] > 0;
+                            let open = board.outcome().is_none();
+                            assert_eq!(c.link().is_some(), open && handle, "{board:?} {cell}");
+                        }
+                        for h in board.pieces() {
+                            picked += 1;
+                            let view = View {
+                                position: board,
+                                picked: Some(h),
+                            };
+                            let up = by[&game.page(view, reply)];
+                            assert_eq!(page.cells[h].link(), Some(up.target));
+                            assert_eq!(up.cells[h].link(), Some(at), "back to its board");
+                            let heap = (h / 4) as u8;
+                            for k in 0..board.heaps[usize::from(heap)] {
+                                let mov = (heap, k);
+                                let next = game.target(board, mov).expect("a page after it");
+                                let link = up.cells[Heaps::cell(mov)].link();
+                                let after = board.play(mov).unwrap();
+                                let reply = game.replies.get(&after).copied();
+                                assert_eq!(link, Some(game.reached(next, reply)));
+                                assert!(by.contains_key(&link.unwrap()), "{board:?} {mov:?}");
+                            }
+                        }
+                    }
+                }
+                assert!(picked > 0);
+                let boards: usize = game.pages.iter().map(|&b| game.arrivals(b).len()).sum();
+                assert_eq!(screens.len(), boards + picked);
+            }
+        }
     }
 }
