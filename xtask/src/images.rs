@@ -1053,11 +1053,12 @@ fn text(
 }
 
 /// A rank's digit in the top left corner of an a-file square, as chess
-/// boards print it, clear of the picked piece's frame, on a plate of the
+/// boards print it, inside every frame (the picked piece's, the best
+/// one's, the mated king's) and clear of the piece, on a plate of the
 /// ground's colour on a hatched square; as bold as the files' letters,
 /// so that it holds in one bit at `CHESS_SIDE`.
 fn rank_digit(face: &ttf_parser::Face, rank: u8, halo: Option<&str>) -> anyhow::Result<String> {
-    let (d, [left, top, right, bottom]) = label(face, &rank.to_string(), (13.0, 24.0), 20.0, 1.0)?;
+    let (d, [left, top, right, bottom]) = label(face, &rank.to_string(), (17.0, 27.0), 20.0, 1.0)?;
     let mut svg = String::new();
     if let Some(halo) = halo {
         let margin = 3.0;
