@@ -120,8 +120,9 @@ fn every_web_board_is_as_large_as_the_screen_allows_and_seamless() {
 /// The board as large as each page allows in the books: every EPUB in
 /// foliate-js and epub.js and every MOBI's KF8 part in foliate-js, at the
 /// same ten sizes, the page the whole screen as on a Kindle: one whole
-/// board with its caption and links, 80% of the page or more, and no seam
-/// (tests/e2e/book-size.test.mjs).
+/// board with its caption and links, 80% of the page or more, and no seam;
+/// the Towers of Hanoi on a portrait page 80% of its width, and of the
+/// height left or twice its pictures' height (tests/e2e/book-size.test.mjs).
 #[test]
 fn every_book_board_is_as_large_as_the_page_allows_and_seamless() {
     if !chromium_with(&["foliate-js", "epubjs", "jszip"]) {
