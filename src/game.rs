@@ -268,6 +268,17 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// link (the Towers of Hanoi's pegs): a web page then makes the
     /// whole column one place to tap, the link still one.
     const COLUMN_MOVES: bool = false;
+    /// How many times its pictures' own shape the EPUB and the KF8 part
+    /// draw the board's height: 1, the shape. A game whose pictures may
+    /// stretch (`preserveAspectRatio="none"`: the Towers of Hanoi, whose
+    /// discs may be taller, so that the board fills a tall page) says
+    /// more. The stretch is drawn into the pictures' own size (their SVG's
+    /// `height`), not asked of a stylesheet, since the readers fit a
+    /// picture to its box at its own shape (epub.js and foliate-js set
+    /// `object-fit:contain`), and a page's height is no share of its
+    /// width there; so a page that is short for the board gets it
+    /// narrower, at the same stretch.
+    const BOOK_STRETCH: u32 = 1;
     /// The picture its bottom row stands on, where pictures are shown at
     /// their own size ([`UnderBoard`]); `None`: each cell as it is.
     const UNDER_BOARD: Option<UnderBoard> = None;

@@ -3,7 +3,9 @@
 //!
 //! Invariant: text and attribute values go out only through [`escape`];
 //! a grid goes out only through [`write_grid`], row by row in reading
-//! order, each linked cell's image inside its link.
+//! order, each linked cell's image inside its link, or, where each move
+//! is a whole column, through [`write_columns`], column by column, each
+//! column's images inside its one link.
 
 use crate::screen::{CellView, Screen, Target};
 
@@ -100,6 +102,22 @@ pub trait Grid {
     fn image(&mut self, cell: &CellView);
     /// Closes the link opened last.
     fn end_link(&mut self);
+    /// Before the cells of column `index` (0 for the left one), its link
+    /// included: only [`write_columns`] calls it.
+    fn column(&mut self, _index: usize) {}
+    /// After each column ([`write_columns`]).
+    fn end_column(&mut self) {}
+    /// Between two cells of a column, the lower one next
+    /// ([`write_columns`]).
+    fn stack(&mut self) {}
+    /// The image of a cell under the top cell of a linked column
+    /// ([`write_columns`]): the link's words are the top cell's, which
+    /// name the whole column, so a format with words for its images gives
+    /// these none, and a screen reader hears the column once. By default
+    /// as [`Grid::image`].
+    fn quiet_image(&mut self, cell: &CellView) {
+        self.image(cell);
+    }
 }
 
 /// The cells of `screen` through `grid`: row by row, each cell's image
@@ -119,6 +137,46 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
             grid.end_cell();
         }
         grid.end_row();
+    }
+}
+
+/// The cells of `screen` through `grid` a column at a time, for a game
+/// whose every move is a whole column, its link on the column's top cell
+/// ([`crate::game::Game::COLUMN_MOVES`]): column by column, left first,
+/// each column's cells top first, one over the other ([`Grid::stack`]),
+/// all inside the one link of the column, if it has one, the cells under
+/// the top one quiet ([`Grid::quiet_image`]). A book whose reader knows
+/// no stylesheet (the MOBI 6 part) lays such a board out so, a table cell
+/// a column: a tap anywhere in the column, disc, peg or air, then lands in
+/// its link, and a cursor that moves from link to link stops once a
+/// column.
+pub fn write_columns(screen: &Screen, grid: &mut impl Grid) {
+    let columns = screen.columns;
+    for c in 0..columns {
+        let mut cells = screen.cells[c..].iter().step_by(columns);
+        let Some(top) = cells.next() else {
+            return;
+        };
+        grid.column(c);
+        if let Some(target) = top.link() {
+            grid.link(target);
+        }
+        grid.image(top);
+        for cell in cells {
+            debug_assert!(
+                cell.link().is_none(),
+                "a column's one link is its top cell's"
+            );
+            grid.stack();
+            match top.link() {
+                Some(_) => grid.quiet_image(cell),
+                None => grid.image(cell),
+            }
+        }
+        if top.link().is_some() {
+            grid.end_link();
+        }
+        grid.end_column();
     }
 }
 
@@ -168,5 +226,72 @@ mod tests {
             escape(&mut out, s);
             assert_eq!(escaped_len(s), out.len(), "{s}");
         }
+    }
+
+    /// What a grid writer is asked, as text.
+    struct Calls(String);
+
+    impl Grid for Calls {
+        fn row(&mut self, index: usize) {
+            self.0 += &format!("row{index} ");
+        }
+        fn column(&mut self, index: usize) {
+            self.0 += &format!("column{index} ");
+        }
+        fn end_column(&mut self) {
+            self.0 += "| ";
+        }
+        fn stack(&mut self) {
+            self.0 += "/ ";
+        }
+        fn link(&mut self, _: Target) {
+            self.0 += "<a> ";
+        }
+        fn image(&mut self, cell: &CellView) {
+            self.0 += &format!("{} ", cell.look.image);
+        }
+        fn quiet_image(&mut self, cell: &CellView) {
+            self.0 += &format!("({}) ", cell.look.image);
+        }
+        fn end_link(&mut self) {
+            self.0 += "</a> ";
+        }
+    }
+
+    /// A grid of two columns of three cells, the left column's top cell
+    /// linked: by rows, the link holds that cell alone; by columns, it
+    /// holds the whole column, whose lower cells are quiet, and the
+    /// column with no link says every cell.
+    #[test]
+    fn columns_go_out_top_first_each_inside_its_one_link() {
+        let cell = |image: usize| {
+            let look = crate::screen::Look {
+                image,
+                label: "",
+                holds: "",
+                note: None,
+            };
+            CellView::new((image == 0).then_some(Target::Contents), look.interned())
+        };
+        let screen = Screen {
+            target: Target::Contents,
+            title: String::new(),
+            heading: String::new(),
+            lines: Vec::new(),
+            cells: (0..6).map(cell).collect(),
+            columns: 2,
+            over: false,
+            depth: 0,
+            nav: Vec::new(),
+        };
+        let mut rows = Calls(String::new());
+        write_grid(&screen, &mut rows);
+        assert_eq!(rows.0, "row0 <a> 0 </a> 1 row1 2 3 row2 4 5 ");
+        let mut columns = Calls(String::new());
+        write_columns(&screen, &mut columns);
+        assert_eq!(
+            columns.0,
+            "column0 <a> 0 / (2) / (4) </a> | column1 1 / 3 / 5 | "
+        );
     }
 }

@@ -410,6 +410,11 @@ pub struct Edition {
     ///
     /// [`Game::COLUMN_MOVES`]: crate::game::Game::COLUMN_MOVES
     pub column_moves: bool,
+    /// How many times its pictures' shape the EPUB and the KF8 part draw
+    /// the board's height ([`Game::BOOK_STRETCH`]).
+    ///
+    /// [`Game::BOOK_STRETCH`]: crate::game::Game::BOOK_STRETCH
+    pub book_stretch: u32,
     /// The picture its bottom row stands on in a book of pictures at
     /// their own size ([`Game::UNDER_BOARD`]).
     ///
@@ -568,6 +573,7 @@ impl Edition {
             files: Vec::new(),
             aspect: self.aspect,
             column_moves: self.column_moves,
+            book_stretch: self.book_stretch,
             under: self.under,
             print_only: self.print_only,
             large_books: self.large_books,

@@ -139,7 +139,7 @@ const BATCH: usize = 16;
 /// written into `out` a file at a time as each is deflated; refused if its
 /// zip would need ZIP64 ([`Zip`]).
 pub fn write_to(book: &Book, out: Out) -> Result<(), WriteError> {
-    let (assets, layout) = (book.assets, book.layout());
+    let (assets, layout, whole) = (book.assets, book.layout(), book);
     let book = book.edition;
     let images = super::images(book, assets);
     let images = &images[..];
@@ -175,11 +175,11 @@ pub fn write_to(book: &Book, out: Out) -> Result<(), WriteError> {
         let (ext, _) = image_type(book, name);
         let file = format!("{name}.{ext}");
         let bytes = match ext {
-            "svg" => assets.get(&file),
-            _ => assets.png(&format!("{name}.gif")),
+            "svg" => super::xhtml::svg(whole, name),
+            _ => assets.png(&format!("{name}.gif")).into(),
         };
         let name = format!("OEBPS/{file}");
-        let file = packed(&name, bytes);
+        let file = packed(&name, &bytes);
         (name, file)
     });
     for (name, file) in done {

@@ -10,7 +10,7 @@
 use maud::{DOCTYPE, Markup, Render, html};
 
 use super::{caption, intro};
-use crate::markup::{Grid, escape, write_grid};
+use crate::markup::{Grid, escape, write_columns, write_grid};
 use crate::screen::{CellView, Edition, Screen, Target};
 
 /// A link's `href`: `#` and the target's anchor. Anchors are hex digits,
@@ -63,9 +63,29 @@ impl Grid for KindleGrid<'_> {
     fn end_link(&mut self) {
         self.out.push_str("</a>");
     }
+
+    fn column(&mut self, _: usize) {
+        self.out.push_str("<td>");
+    }
+
+    fn end_column(&mut self) {
+        self.out.push_str("</td>");
+    }
+
+    fn stack(&mut self) {
+        self.out.push_str("<br>");
+    }
+
+    fn quiet_image(&mut self, cell: &CellView) {
+        self.out.push_str("<img src=\"");
+        self.out.push_str(self.images[cell.look.image]);
+        self.out.push_str(".gif\" alt=\"\">");
+    }
 }
 
-/// A screen's grid as markup, written straight into the page.
+/// A screen's grid as markup, written straight into the page: its rows,
+/// or, for a board whose every move is a column, a column a table cell
+/// ([`Columns`]).
 struct GridOf<'a>(&'a [&'static str], &'a Screen);
 
 impl Render for GridOf<'_> {
@@ -77,6 +97,40 @@ impl Render for GridOf<'_> {
         write_grid(self.1, &mut g);
     }
 }
+
+/// A board whose every move is a column (the Towers of Hanoi's pegs) as
+/// a table of one row, a cell a column, its pictures one over the other in
+/// the column's one link ([`write_columns`]): a tap anywhere in a peg's
+/// column follows it, in a browser, in calibre and in both parts of the
+/// book kindlegen makes, and a screen reader hears a column once. The
+/// table has no spacing or padding, so its columns meet as a row's
+/// pictures do: said as attributes, which kindlegen keeps in its MOBI 6
+/// part (it drops the same said in CSS) as in its KF8 part.
+struct Columns<'a>(&'a [&'static str], &'a Screen);
+
+impl Render for Columns<'_> {
+    fn render_to(&self, buffer: &mut String) {
+        buffer.push_str("<table class=\"c\" cellspacing=\"0\" cellpadding=\"0\"><tr>");
+        let mut g = KindleGrid {
+            out: buffer,
+            images: self.0,
+        };
+        write_columns(self.1, &mut g);
+        buffer.push_str("</tr></table>");
+    }
+}
+
+/// The stylesheet: no first-line indent (calibre and Kindle indent a
+/// `<p>`), so the rows of a board line up; each board on a page of its
+/// own. kindlegen takes no `</mbp:pagebreak>`, and a browser would nest
+/// the rest of the book in an unclosed `<mbp:pagebreak/>`, so the break is
+/// CSS, which kindlegen and calibre turn into their own.
+const CSS: &str = "p{text-indent:0}.b{page-break-before:always}";
+
+/// What a book of boards of columns ([`Columns`]) adds to [`CSS`]: a
+/// column's pictures touch, with no room under a picture for the letters'
+/// descent, at any size of the text.
+const COLUMN_CSS: &str = ".c td{line-height:0}.c img{vertical-align:top}";
 
 /// The book as one HTML document, held whole: [`write_to`] into a `Vec`.
 pub fn write(book: &Edition) -> Vec<u8> {
@@ -100,13 +154,7 @@ pub fn write_to(book: &Edition, out: &mut dyn std::io::Write) -> std::io::Result
         head {
             meta charset="utf-8";
             title { (&book.title) }
-            // No first-line indent (calibre and Kindle indent a <p>),
-            // so the rows of a board line up; each board on a page of
-            // its own. kindlegen takes no `</mbp:pagebreak>`, and a
-            // browser would nest the rest of the book in an unclosed
-            // `<mbp:pagebreak/>`, so the break is CSS, which kindlegen
-            // and calibre turn into their own.
-            style { "p{text-indent:0}.b{page-break-before:always}" }
+            style { (CSS) @if book.column_moves { (COLUMN_CSS) } }
         }
     };
     let contents: Markup = html! {
@@ -123,14 +171,7 @@ pub fn write_to(book: &Edition, out: &mut dyn std::io::Write) -> std::io::Result
     text.push_str("<body>");
     text.push_str(&contents.0);
     for b in &book.screens {
-        html! {
-            p.b id=(Id(b.target)) {
-                (GridOf(book.images, b))
-                @for line in caption(b) { br; (line) }
-                @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
-            }
-        }
-        .render_to(&mut text);
+        screen(book, b).render_to(&mut text);
         if text.len() >= FLUSH {
             out.write_all(text.as_bytes())?;
             text.clear();
@@ -138,6 +179,28 @@ pub fn write_to(book: &Edition, out: &mut dyn std::io::Write) -> std::io::Result
     }
     text.push_str("</body></html>");
     out.write_all(text.as_bytes())
+}
+
+/// A screen: a paragraph of its rows of pictures, a line break, its
+/// caption and its links; or, for a board of columns, a `<div>` (a table
+/// may not stand in a paragraph) of the table, then the same words.
+fn screen(book: &Edition, b: &Screen) -> Markup {
+    match book.column_moves {
+        false => html! {
+            p.b id=(Id(b.target)) {
+                (GridOf(book.images, b))
+                @for line in caption(b) { br; (line) }
+                @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
+            }
+        },
+        true => html! {
+            div.b id=(Id(b.target)) {
+                (Columns(book.images, b))
+                @for (i, line) in caption(b).enumerate() { @if i > 0 { br; } (line) }
+                @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
+            }
+        },
+    }
 }
 
 /// The OPF package beside the book's HTML (its name is the HTML's with
@@ -184,7 +247,7 @@ mod tests {
                 head {
                     meta charset="utf-8";
                     title { (&book.title) }
-                    style { "p{text-indent:0}.b{page-break-before:always}" }
+                    style { (CSS) @if book.column_moves { (COLUMN_CSS) } }
                 }
                 body {
                     div id=(Target::Contents.anchor()) {
@@ -192,13 +255,7 @@ mod tests {
                         @for p in intro(book) { p { (p) } }
                         @for (line, target) in &book.contents { p { a href=(Href(*target)) { (line) } } }
                     }
-                    @for b in &book.screens {
-                        p.b id=(Id(b.target)) {
-                            (GridOf(book.images, b))
-                            @for line in caption(b) { br; (line) }
-                            @for (target, words) in b.book_nav() { " " a href=(Href(target)) { (words) } }
-                        }
-                    }
+                    @for b in &book.screens { (screen(book, b)) }
                 }
             }
         };
@@ -241,5 +298,56 @@ mod tests {
         assert!(want.len() > 10 * FLUSH, "{} bytes", want.len());
         assert!(pieces.writes > 10);
         assert!(pieces.largest < FLUSH + 4096, "{}", pieces.largest);
+    }
+
+    /// A board whose every move is a column (the Towers of Hanoi's pegs)
+    /// is a table of a cell a column, each column's pictures (the air and
+    /// three levels) one over the other inside its one link: the top
+    /// picture's words name the column and its move, the others have none,
+    /// so a screen reader hears the column once; a column with no link
+    /// says each cell, as a board of rows does.
+    #[test]
+    fn each_peg_s_column_is_one_link_around_its_pictures() {
+        let hanoi = Solver::<Hanoi>::with_rules(hanoi::Rules { discs: 3 });
+        let book = crate::editions::analysis::edition("hanoi-analysis", &hanoi, "hanoi");
+        let page = String::from_utf8(write(&book)).unwrap();
+        assert!(page.contains(COLUMN_CSS));
+        let image = |cell: &CellView, alt: &str| {
+            let mut out = format!("<img src=\"{}.gif\" alt=\"", book.images[cell.look.image]);
+            escape(&mut out, alt);
+            out + "\">"
+        };
+        for b in &book.screens {
+            let mut want = format!(
+                "<div class=\"b\" id=\"{}\"><table class=\"c\" cellspacing=\"0\" cellpadding=\"0\"><tr>",
+                b.target.anchor()
+            );
+            for c in 0..3 {
+                let column: Vec<&CellView> = b.cells[c..].iter().step_by(3).collect();
+                assert_eq!(column.len(), 4, "the air and three levels");
+                want += "<td>";
+                let pictures: Vec<String> = match column[0].link() {
+                    Some(target) => {
+                        want += &format!("<a href=\"#{}\">", target.anchor());
+                        let quiet = column[1..].iter().map(|cell| image(cell, ""));
+                        [image(column[0], &column[0].look.label)]
+                            .into_iter()
+                            .chain(quiet)
+                            .collect()
+                    }
+                    None => column
+                        .iter()
+                        .map(|cell| image(cell, &cell.look.label))
+                        .collect(),
+                };
+                want += &pictures.join("<br>");
+                if column[0].link().is_some() {
+                    want += "</a>";
+                }
+                want += "</td>";
+            }
+            want += "</tr></table>";
+            assert!(page.contains(&want), "{want}");
+        }
     }
 }

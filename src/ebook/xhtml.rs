@@ -1,6 +1,7 @@
 //! The XHTML of the books' pages, which the EPUB and a MOBI's KF8 part
 //! share: the stylesheet, the content document around a body, the opening
-//! page's body, a screen as a `<div>`, and the [`Layout`] of screens into
+//! page's body, a screen as a `<div>`, each square's SVG as the books draw
+//! it ([`svg`]), and the [`Layout`] of screens into
 //! files of at most [`MAX_FILE_BYTES`], worked out once a book
 //! ([`super::Book::layout`]).
 //!
@@ -8,9 +9,11 @@
 //! ([`board_len`] is exactly what [`board`] writes, every link taken as
 //! one to another file).
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 
-use super::{caption, intro};
+use super::{Book, caption, intro};
 use crate::markup::{Grid, escape as escape_onto, escaped_len, write_grid};
 use crate::screen::{CellView, Edition, Screen, Target};
 
@@ -57,8 +60,9 @@ pub(super) const MODIFIED: &str = "2009-03-14T00:00:00Z";
 pub(super) fn css(book: &Edition) -> String {
     let columns = book.screens.first().map_or(3, |s| s.columns);
     let share = (93 / columns.max(1)).max(1);
-    // The board's height over one cell's width.
-    let per_cell = columns as f64 * book.aspect;
+    // The board's height over one cell's width, as the books draw it
+    // ([`svg`]).
+    let per_cell = columns as f64 * book.aspect * f64::from(book.book_stretch);
     // Room for the caption: a line more for each line of text past the
     // first, counting a line as long as it wraps on a narrow page (the
     // games against the computer say the computer's move and the game in
@@ -89,6 +93,38 @@ h1{{font-size:1.4em}}"
         css.push_str(&column_css(&cell));
     }
     css
+}
+
+/// The SVG of the square `name` in `book`'s EPUB and KF8 part: the web's,
+/// its height drawn [`Edition::book_stretch`] times its own
+/// ([`stretched`]).
+pub(super) fn svg<'a>(book: &Book<'a>, name: &str) -> Cow<'a, [u8]> {
+    let web = book.assets.get(&format!("{name}.svg"));
+    match book.edition.book_stretch {
+        1 => Cow::Borrowed(web),
+        by => Cow::Owned(stretched(web, by)),
+    }
+}
+
+/// `svg` with the `height` of its root element `by` times its own, its
+/// `viewBox` kept: drawn to stretch (`preserveAspectRatio="none"`), its
+/// picture is then `by` times as tall for its width wherever a reader
+/// keeps a picture's own shape.
+fn stretched(svg: &[u8], by: u32) -> Vec<u8> {
+    let text = std::str::from_utf8(svg).expect("an SVG is UTF-8");
+    let root = &text[..text.find('>').expect("an SVG's root element")];
+    assert!(
+        root.contains(" preserveAspectRatio=\"none\""),
+        "only a picture drawn to stretch is stretched: {root}"
+    );
+    let at = root.find(" height=\"").expect("an SVG with its height") + " height=\"".len();
+    let len = root[at..].find('"').expect("a closed attribute");
+    let height: f64 = root[at..at + len].parse().expect("a height in user units");
+    let mut out = String::with_capacity(text.len() + 4);
+    out.push_str(&text[..at]);
+    out.push_str(&(height * f64::from(by)).to_string());
+    out.push_str(&text[at + len..]);
+    out.into_bytes()
 }
 
 /// The rules of a board whose moves are columns (the Towers of Hanoi's
@@ -533,5 +569,52 @@ mod tests {
             columns += usize::from(stretched);
         }
         assert_eq!(columns, 2, "the Towers of Hanoi and its analysis");
+    }
+
+    /// A picture drawn to stretch is drawn `by` times as tall: its root's
+    /// `height`, not its `viewBox`, nor any other `height`.
+    #[test]
+    fn a_stretched_svg_is_taller_for_its_width() {
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"23\" \
+viewBox=\"0 0 100 23\" preserveAspectRatio=\"none\"><rect x=\"46\" y=\"0\" width=\"8\" height=\"23\"/></svg>";
+        let want = svg.replacen("height=\"23\"", "height=\"46\"", 1);
+        assert_eq!(
+            String::from_utf8(stretched(svg.as_bytes(), 2)).unwrap(),
+            want
+        );
+    }
+
+    /// The Towers of Hanoi's books draw its pictures twice as tall
+    /// ([`crate::game::Game::BOOK_STRETCH`]), and size a cell for the
+    /// board so drawn; every other book draws the web's SVGs as they are.
+    #[test]
+    fn only_the_towers_of_hanoi_s_books_draw_their_pictures_taller() {
+        let assets = crate::assets::Assets::load(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static"),
+            &crate::site::images(),
+        )
+        .unwrap();
+        for edition in crate::site::Solved::defaults(4).editions() {
+            let book = edition.for_books();
+            let shared = Book::new(&book, &assets);
+            let columns = book.screens[0].columns as f64;
+            let per_cell = columns * book.aspect * f64::from(book.book_stretch);
+            assert!(
+                css(&book).contains(&format!("/{per_cell:.3}))")),
+                "{}",
+                book.slug
+            );
+            for name in book.used_images() {
+                let web = assets.get(&format!("{name}.svg"));
+                let drawn = svg(&shared, name);
+                assert_eq!(
+                    *drawn == *web,
+                    book.book_stretch == 1,
+                    "{}: {name}",
+                    book.slug
+                );
+            }
+            assert_eq!(book.book_stretch, if book.column_moves { 2 } else { 1 });
+        }
     }
 }

@@ -385,6 +385,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
         files: vec![OutFile::new(JSON, positions_json(solver))],
         aspect: solver.graph().root().aspect(),
         column_moves: G::COLUMN_MOVES,
+        book_stretch: G::BOOK_STRETCH,
         under: G::UNDER_BOARD,
         print_only: false,
         large_books: G::LARGE_BOOKS,

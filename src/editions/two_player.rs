@@ -58,6 +58,7 @@ pub fn edition<G: Game>(
         files: Vec::new(),
         aspect: start.aspect(),
         column_moves: G::COLUMN_MOVES,
+        book_stretch: G::BOOK_STRETCH,
         under: G::UNDER_BOARD,
         print_only: false,
         large_books: G::LARGE_BOOKS,

@@ -310,6 +310,10 @@ one move apart: the Sierpinski triangle. All the discs on one peg are its three 
         dot: "a position with no disc lifted",
     };
     const COLUMN_MOVES: bool = true;
+    /// The books draw the board twice its pictures' height, the most a
+    /// web page stretches it (past that a disc looks like a block): on a
+    /// tall page it fills the width, not a strip at the top.
+    const BOOK_STRETCH: u32 = 2;
     /// Where each picture is a record of its own (a MOBI 6 part), the
     /// bottom level is a plain level over the base drawn once, the
     /// board's width: the bottom level's own pictures, the base drawn in,

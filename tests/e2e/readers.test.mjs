@@ -6,12 +6,13 @@
 // board whole inside a 600x800 screen. Then the Towers of Hanoi at 3 and
 // 7 discs (HANOI_SITES) in epub.js and foliate-js (EPUB and MOBI), at
 // phone and e-ink sizes: played to solved by its marked moves, and paged
-// through, one whole board a screen.
+// through, one whole board a screen; and the 3-disc MOBI's MOBI 6 part,
+// as the first Kindles read it, played to solved in foliate-js at 600x800.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, browser, openInFoliate, openInEpubjs, SITE } from './lib.mjs';
@@ -26,8 +27,16 @@ const PAPERWHITE = { width: 1072, height: 1448 };
 // Towers of Hanoi sites at other disc counts, `3=DIR,7=DIR`, served at /hanoiN/.
 const HANOI = Object.fromEntries((process.env.HANOI_SITES || '').split(',').filter(Boolean)
   .map((kv) => kv.split('=')));
-const server = await serve(Object.fromEntries(Object.entries(HANOI).map(([n, dir]) => [`/hanoi${n}/`, dir])));
-after(() => server.close());
+// Books made here from the built ones (see `mobi6Only`), served at /made/.
+const MADE = await mkdtemp(join(tmpdir(), 'ttt-books-'));
+const server = await serve({
+  ...Object.fromEntries(Object.entries(HANOI).map(([n, dir]) => [`/hanoi${n}/`, dir])),
+  '/made/': MADE,
+});
+after(async () => {
+  await server.close();
+  await rm(MADE, { recursive: true, force: true });
+});
 
 /** A board's page id (hex) from its cells, 'x', 'o' or '.', reading order. */
 function anchorOf(cells) {
@@ -260,17 +269,19 @@ function assertOneWholeBoard(s, cells, where) {
  * the base), at its middle (the disc, or the peg) or near its corner
  * (the air beside the peg): the whole column is its link. A tap that
  * missed would leave the board as it was, and the game would take more
- * than 14 selections. 7 moves, 14 selections. */
-async function playHanoiToSolved(p, marked) {
+ * than 14 selections. 7 moves, 14 selections. `pictures`: a board's
+ * (the MOBI 6 part's has the base under the board, one more). */
+async function playHanoiToSolved(p, marked, pictures = 12) {
   marked = await p.evaluate(definePicture, marked);
   let s = await settled(p, null);
   let selections = 0;
   while (!/Solved/.test(s.text)) {
-    assertOneWholeBoard(s, 12, `after ${selections} selections`);
+    assertOneWholeBoard(s, pictures, `after ${selections} selections`);
     const best = s.cells.filter((c) => c.link && c.bytes === marked);
 
     assert.equal(best.length, 1, `one marked peg: ${s.text}`);
-    const column = s.cells.filter((c) => Math.abs(c.x - best[0].x) < 1);
+    // The cells above and below it, as wide (not the base, the board's width).
+    const column = s.cells.filter((c) => Math.abs(c.x - best[0].x) < 1 && Math.abs(c.w - best[0].w) < 1);
     assert.equal(column.length, 4, 'the air and three levels');
     const tap = column[selections % column.length];
     // The middle, then (on the next round of the column) a point a tenth
@@ -284,7 +295,7 @@ async function playHanoiToSolved(p, marked) {
     assert.ok(selections <= 14, 'solved within 7 moves');
     s = await settled(p, JSON.stringify(s.cells));
   }
-  assertOneWholeBoard(s, 12, 'solved');
+  assertOneWholeBoard(s, pictures, 'solved');
   assert.equal(selections, 14, 'solved in 7 moves');
 }
 
@@ -420,8 +431,8 @@ for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK], ['Paperwhite'
   test(`foliate-js plays the 3-disc Towers of Hanoi MOBI's KF8 part to solved, one whole board a screen (${size})`, { skip: !HANOI[3] }, () =>
     withPage(viewport, async (page) => {
       assert.equal(await foliate(page, `${server.origin}/hanoi3/ebooks/towers-hanoi-analysis.mobi`), 'KF8');
-      // The KF8 part draws the web's SVG, as the EPUB does.
-      await playHanoiToSolved(page, await bytesOf(`${HANOI[3]}/hanoi-analysis/hab.svg`));
+      // The KF8 part draws the EPUB's SVG (the web's, drawn twice as tall).
+      await playHanoiToSolved(page, await epubImage(`${HANOI[3]}/ebooks/towers-hanoi-analysis.epub`, 'hab.svg'));
     }));
 }
 
@@ -446,3 +457,40 @@ for (const [size, viewport] of [['phone', PHONE], ['e-ink', EINK]]) {
       await turnPages(page, 9, 12);
     }));
 }
+
+/** A copy of the MOBI at `path`, in MADE as `name`, whose record 0 names
+ * no KF8 part (EXTH 121, the boundary, set to none), so that foliate-js
+ * reads its MOBI 6 part, as the first Kindles read the book; returns its
+ * URL. */
+async function mobi6Only(path, name) {
+  const b = await readFile(path);
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const r0 = v.getUint32(78);
+  const exth = r0 + 16 + v.getUint32(r0 + 20);
+  assert.equal(b.toString('latin1', exth, exth + 4), 'EXTH');
+  let at = exth + 12;
+  let found = false;
+  for (let n = v.getUint32(exth + 8); n > 0; n--) {
+    if (v.getUint32(at) === 121) {
+      v.setUint32(at + 8, 0xffffffff);
+      found = true;
+    }
+    at += v.getUint32(at + 4);
+  }
+  assert.ok(found, `${path} names its KF8 part`);
+  await writeFile(join(MADE, name), b);
+  return `${server.origin}/made/${name}`;
+}
+
+// The MOBI 6 part, which the first Kindles read: no stylesheet, each
+// picture at its own size, and a table of a column a cell, each peg's
+// pictures in its one link, so a tap on the disc, the peg or the air
+// follows it.
+test('foliate-js plays the 3-disc Towers of Hanoi in the MOBI 6 part to solved, one whole board a screen (e-ink)', { skip: !HANOI[3] }, () =>
+  withPage(EINK, async (page) => {
+    const url = await mobi6Only(`${HANOI[3]}/ebooks/towers-hanoi-analysis.mobi`, 'hanoi3-mobi6.mobi');
+    assert.equal(await foliate(page, url), 'MOBI6');
+    // The MOBI 6 part draws the Kindle source's GIFs, and the base under
+    // the board.
+    await playHanoiToSolved(page, await bytesOf(`${HANOI[3]}/ebooks/hab.gif`), 13);
+  }));

@@ -627,13 +627,21 @@ fn calibre_converts_the_vs_computer_mobi() {
 /// reachable and the images decode; the KF8 part holds every board and
 /// square, each link lands on its board, and it passes epubcheck.
 pub fn kindleunpack_reads(mobi: &Path, boards: usize) {
-    kindleunpack_reads_cells(mobi, boards, 9, 9);
+    kindleunpack_reads_cells(mobi, boards, 9, 9, None);
 }
 
 /// [`kindleunpack_reads`] for a book of `cells` cells a screen, and in the
 /// MOBI 6 part `pictures` pictures a screen (the cells, and a picture under
-/// the board if the game has one).
-pub fn kindleunpack_reads_cells(mobi: &Path, boards: usize, cells: usize, pictures: usize) {
+/// the board if the game has one); with `columns` (a game whose every move
+/// is a column), each board of the MOBI 6 part a table of that many
+/// columns, each column's pictures inside its one link, or none.
+pub fn kindleunpack_reads_cells(
+    mobi: &Path,
+    boards: usize,
+    cells: usize,
+    pictures: usize,
+    columns: Option<usize>,
+) {
     if !have(
         "KindleUnpack (python3 -m pip install mobi pillow)",
         python_has("mobi") && python_has("PIL"),
@@ -652,6 +660,7 @@ pub fn kindleunpack_reads_cells(mobi: &Path, boards: usize, cells: usize, pictur
             &cells.to_string(),
             kf8.to_str().unwrap(),
             &pictures.to_string(),
+            &columns.unwrap_or(0).to_string(),
         ],
     );
     let t = text(&o);
@@ -686,6 +695,7 @@ fn kindleunpack_reads_the_hanoi_mobis() {
             book_screens(name),
             cells(name),
             pictures(name),
+            Some(edition(name).screens[0].columns),
         );
     }
 }

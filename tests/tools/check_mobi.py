@@ -1,14 +1,17 @@
 """Reads a MOBI book with KindleUnpack (the `mobi` package) as a reader would.
 
-Usage: check_mobi.py BOOK.mobi BOARDS [CELLS [KF8_COPY [PICTURES]]]
+Usage: check_mobi.py BOOK.mobi BOARDS [CELLS [KF8_COPY [PICTURES [COLUMNS]]]]
 
 Checks that KindleUnpack unpacks the book, that the KF8 part's squares are
 SVG flows, that every filepos link lands
 exactly on the start of a board (or the opening page), that every board can
 be reached from the opening page, and that the images decode: CELLS of them
 a board (9 unless given) in the KF8 part, PICTURES in the MOBI 6 part (CELLS
-unless given; one more where a picture stands under the board). Prints one
-summary line; exits non-zero with the reason on failure.
+unless given; one more where a picture stands under the board). With
+COLUMNS (a game whose every move is a column), each board of the MOBI 6 part
+is a table of COLUMNS cells, each holding its column's CELLS / COLUMNS
+pictures one over the other, all inside the column's one link if it has one.
+Prints one summary line; exits non-zero with the reason on failure.
 """
 import os
 import re
@@ -61,11 +64,38 @@ def check_kf8(epub, boards, cells):
         fail("KF8: only %d links" % links)
 
 
+# A column of a MOBI 6 table as KindleUnpack writes it: its pictures one
+# over the other, inside one link or none.
+COLUMN = re.compile(r'<td>(<a href="#filepos\d+">)?(<img src="Images/[^"]+">(?:<br><img src="Images/[^"]+">)*)(</a>)?</td>')
+
+
+def check_columns(text, boards, cells, columns):
+    """Each board a table of `columns` cells, each column's pictures inside
+    one link or none: a tap anywhere in the column follows its link."""
+    tables = re.findall(r"<table[^>]*><tr>(.*?)</tr></table>", text)
+    if len(tables) != boards:
+        fail("MOBI 6: %d tables, expected a board each, %d" % (len(tables), boards))
+    links = 0
+    for table in tables:
+        found = list(COLUMN.finditer(table))
+        if len(found) != columns or "".join(m.group(0) for m in found) != table:
+            fail("MOBI 6: not %d columns of pictures: %r" % (columns, table[:300]))
+        for m in found:
+            if bool(m.group(1)) != bool(m.group(3)):
+                fail("MOBI 6: a link around part of a column: %r" % m.group(0))
+            if m.group(2).count("<img") != cells // columns:
+                fail("MOBI 6: a column of %d pictures: %r" % (m.group(2).count("<img"), m.group(0)))
+            links += bool(m.group(1))
+    if links < boards:
+        fail("MOBI 6: only %d columns link" % links)
+
+
 def main():
     path, boards = sys.argv[1], int(sys.argv[2])
     cells = int(sys.argv[3]) if len(sys.argv) > 3 else 9
     kf8_copy = sys.argv[4] if len(sys.argv) > 4 else None
     pictures = int(sys.argv[5]) if len(sys.argv) > 5 else cells
+    columns = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     tempdir, kf8_epub = mobi.extract(path)
     try:
         # A combined file: KindleUnpack returns the EPUB of the KF8 part, and
@@ -138,6 +168,8 @@ def main():
         missing = set(srcs) - set(names)
         if missing:
             fail("images not unpacked: %s" % sorted(missing))
+        if columns:
+            check_columns(text, boards, cells, columns)
         print("check_mobi: %s: %d boards reachable, %d links, %d images decoded"
               % (os.path.basename(path), reached_boards, len(links), len(names)))
     finally:

@@ -6,7 +6,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::ebook::{caption, intro};
-use crate::markup::{Grid, escape, push_ascii, write_grid};
+use crate::markup::{Grid, escape, push_ascii, write_columns, write_grid};
 use crate::screen::{CellView, Edition, Target};
 
 /// Where a screen starts when a book rounds them
@@ -147,7 +147,24 @@ impl Grid for MobiGrid<'_, '_> {
     fn end_link(&mut self) {
         self.text.push("</a>");
     }
+
+    fn column(&mut self, _: usize) {
+        self.text.push("<td>");
+    }
+
+    fn end_column(&mut self) {
+        self.text.push("</td>");
+    }
+
+    fn stack(&mut self) {
+        self.text.push("<br>");
+    }
 }
+
+/// Where a board whose every move is a column starts and ends
+/// ([`write_columns`]): a table of one row, a cell a column, with no
+/// spacing or padding, so the columns meet as the pictures of a row do.
+const COLUMNS: (&str, &str) = ("<table cellspacing=0 cellpadding=0><tr>", "</tr></table>");
 
 /// The book as one Mobipocket HTML stream, HTML 3.2 with `filepos` links,
 /// `recindex` images (`images` names them in record order) and
@@ -282,15 +299,25 @@ fn layout(
         // A <div>, not a <p>: the Kindle and calibre indent a paragraph's
         // first line, which would push the top row right of the others.
         t.push("<div>");
-        write_grid(
-            b,
-            &mut MobiGrid {
-                text: &mut t,
-                recindex: &recindex,
-            },
-        );
+        let mut grid = MobiGrid {
+            text: &mut t,
+            recindex: &recindex,
+        };
+        if book.column_moves {
+            // A column a table cell, its pictures in its one link: a tap
+            // anywhere in a peg's column follows it, and the cursor stops
+            // once a column.
+            grid.text.push(COLUMNS.0);
+            write_columns(b, &mut grid);
+            grid.text.push(COLUMNS.1);
+        } else {
+            write_grid(b, &mut grid);
+        }
         if let Some(tag) = under {
-            t.push("<br>");
+            // A table ends its line.
+            if !book.column_moves {
+                t.push("<br>");
+            }
             t.push(tag);
         }
         for line in caption(b) {
@@ -372,5 +399,63 @@ mod tests {
         assert!(text.len() > 20 * PIECE, "{} bytes", text.len());
         assert!(pieces > 20 && largest < PIECE + 4096, "{pieces} {largest}");
         assert!((text, plan.start) == markup(&book, book.images));
+    }
+
+    /// A board whose every move is a column (the Towers of Hanoi's pegs)
+    /// is a table of a cell a column, each column's pictures, the air and
+    /// the three levels, one over the other inside its one `filepos`
+    /// link, which lands on the `<` of its target's screen: a tap on the
+    /// disc, the peg or the air follows it, and a cursor moving from link
+    /// to link stops once a column. The base follows the table.
+    #[test]
+    fn each_peg_s_column_is_one_link_around_its_pictures() {
+        let hanoi = Solver::<Hanoi>::with_rules(hanoi::Rules { discs: 3 });
+        let book = crate::editions::analysis::edition("hanoi-analysis", &hanoi, "hanoi");
+        let (text, _) = markup(&book, book.images);
+        let text = String::from_utf8(text).unwrap();
+        let mut starts = FxHashMap::default();
+        for ((at, _), b) in text.match_indices(PAGE_BREAK).zip(&book.screens) {
+            starts.insert(b.target, at + PAGE_BREAK.len());
+        }
+        assert_eq!(starts.len(), book.screens.len());
+        let (mut links, mut unlinked) = (0, 0);
+        for b in &book.screens {
+            let screen = &text[starts[&b.target]..];
+            let board = screen.strip_prefix("<div>").unwrap();
+            let board = board.strip_prefix(COLUMNS.0).unwrap();
+            let (board, after) = board.split_once(COLUMNS.1).unwrap();
+            assert!(after.starts_with("<img recindex="), "the base: {after:.40}");
+            let columns: Vec<&str> = (board.strip_prefix("<td>").unwrap())
+                .strip_suffix("</td>")
+                .unwrap()
+                .split("</td><td>")
+                .collect();
+            assert_eq!(columns.len(), 3, "{board}");
+            for (c, column) in columns.iter().enumerate() {
+                let pictures = match b.cells[c].link() {
+                    Some(target) => {
+                        let rest = column.strip_prefix("<a filepos=").unwrap();
+                        let (at, rest) = rest.split_once('>').unwrap();
+                        assert_eq!(at.parse::<usize>().unwrap(), starts[&target], "{column}");
+                        links += 1;
+                        rest.strip_suffix("</a>").unwrap()
+                    }
+                    None => {
+                        unlinked += 1;
+                        column
+                    }
+                };
+                let pictures: Vec<&str> = pictures.split("<br>").collect();
+                assert_eq!(pictures.len(), 4, "the air and three levels: {column}");
+                for p in pictures {
+                    let n = p.strip_prefix("<img recindex=").unwrap();
+                    let n = n.strip_suffix('>').unwrap();
+                    assert!(n.parse::<usize>().is_ok(), "{column}");
+                }
+            }
+        }
+        // Pegs that link and pegs that do not (an empty one, with no disc
+        // lifted).
+        assert!(links > 0 && unlinked > 0, "{links} {unlinked}");
     }
 }
