@@ -330,14 +330,14 @@ mod tests {
                     Some(target) => {
                         want += &format!("<a href=\"#{}\">", target.anchor());
                         let quiet = column[1..].iter().map(|cell| image(cell, ""));
-                        [image(column[0], &column[0].look.label)]
+                        [image(column[0], column[0].look.label)]
                             .into_iter()
                             .chain(quiet)
                             .collect()
                     }
                     None => column
                         .iter()
-                        .map(|cell| image(cell, &cell.look.label))
+                        .map(|cell| image(cell, cell.look.label))
                         .collect(),
                 };
                 want += &pictures.join("<br>");
