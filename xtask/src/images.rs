@@ -1032,13 +1032,25 @@ fn text(
     wide: f32,
 ) -> anyhow::Result<String> {
     let digit = glyph(face, '1')?.top / f32::from(face.units_per_em()) * size;
-    let (d, [left, top, right, bottom]) =
-        label(face, words, (50.0, 50.0 + digit / 2.0), size, wide)?;
+    let (d, ink_box) = label(face, words, (50.0, 50.0 + digit / 2.0), size, wide)?;
+    let stroke = (size * 0.045 * GRID).round();
+    Ok(plated(&d, ink_box, halo.map(|h| (h, 5.0, 6)), ink, stroke))
+}
+
+/// Glyphs' path `d` (in quarter units) in `ink`, `stroke` thick, on a
+/// plate if one is asked for: its colour, its margin round the glyphs'
+/// ink box, and its corners' radius.
+fn plated(
+    d: &str,
+    [left, top, right, bottom]: [f32; 4],
+    plate: Option<(&str, f32, u8)>,
+    ink: &str,
+    stroke: f32,
+) -> String {
     let mut svg = String::new();
-    if let Some(halo) = halo {
-        let margin = 5.0;
+    if let Some((colour, margin, round)) = plate {
         svg += &format!(
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{halo}\"/>",
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{round}\" fill=\"{colour}\"/>",
             (left - margin).floor(),
             (top - margin).floor(),
             (right - left + 2.0 * margin).ceil(),
@@ -1046,10 +1058,9 @@ fn text(
         );
     }
     svg += &format!(
-        "<path transform=\"scale(.25)\" d=\"{d}\" fill=\"{ink}\" stroke=\"{ink}\" stroke-width=\"{}\" stroke-linejoin=\"round\"/>",
-        (size * 0.045 * GRID).round()
+        "<path transform=\"scale(.25)\" d=\"{d}\" fill=\"{ink}\" stroke=\"{ink}\" stroke-width=\"{stroke}\" stroke-linejoin=\"round\"/>"
     );
-    Ok(svg)
+    svg
 }
 
 /// A rank's digit in the top left corner of an a-file square, as chess
@@ -1058,22 +1069,8 @@ fn text(
 /// ground's colour on a hatched square; as bold as the files' letters,
 /// so that it holds in one bit at `CHESS_SIDE`.
 fn rank_digit(face: &ttf_parser::Face, rank: u8, halo: Option<&str>) -> anyhow::Result<String> {
-    let (d, [left, top, right, bottom]) = label(face, &rank.to_string(), (17.0, 27.0), 20.0, 1.0)?;
-    let mut svg = String::new();
-    if let Some(halo) = halo {
-        let margin = 3.0;
-        svg += &format!(
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"{halo}\"/>",
-            (left - margin).floor(),
-            (top - margin).floor(),
-            (right - left + 2.0 * margin).ceil(),
-            (bottom - top + 2.0 * margin).ceil(),
-        );
-    }
-    svg += &format!(
-        "<path transform=\"scale(.25)\" d=\"{d}\" fill=\"#333\" stroke=\"#333\" stroke-width=\"4\" stroke-linejoin=\"round\"/>"
-    );
-    Ok(svg)
+    let (d, ink_box) = label(face, &rank.to_string(), (17.0, 27.0), 20.0, 1.0)?;
+    Ok(plated(&d, ink_box, halo.map(|h| (h, 3.0, 3)), "#333", 4.0))
 }
 
 /// A file's letter, under its column of the board, on a common baseline,
