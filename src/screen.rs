@@ -25,8 +25,8 @@ use crate::view::{Choice, View};
 /// without leading zeros (the 2009 post's anchors), onto `out`. The page
 /// is that and `.html`; the anchor in a single-file book is that. A page
 /// key has 64 bits: a game's key, which may count moves too, has 32, and
-/// a page against the computer carries the reply that reached it above
-/// them.
+/// a page against the computer carries the reply that reached it, 16
+/// bits, above them (so a cell's link holds any in 48: [`CellView`]).
 pub fn push_key(out: &mut String, key: u64) {
     // By hand, not `write!`: every link of every page and book names one.
     for d in (0..hex_digits(key)).rev() {
@@ -298,9 +298,9 @@ pub struct Screen {
     pub columns: usize,
     /// Whether the game is over.
     pub over: bool,
-    /// The fewest taps from the start to this screen (moves, where a move
-    /// is one tap): books merge screens from the deepest up
-    /// ([`Edition::for_books`]).
+    /// The fewest moves from the start to this screen's position (a
+    /// piece picked up is at its position's depth): books merge screens
+    /// from the deepest up ([`Edition::for_books`]).
     pub depth: u32,
     /// Links such as "New game". Books show them once the game is over,
     /// and only [`Link::Here`] ones.
@@ -308,7 +308,7 @@ pub struct Screen {
 }
 
 impl Screen {
-    /// A screen of `view`, `depth` taps into its game, at `target`: each
+    /// A screen of `view`, `depth` moves into its game, at `target`: each
     /// cell as the game draws it, and each cell a choice is made on
     /// ([`View::choices`]: a move, or picking a piece up or putting it
     /// back) linking where `link` says, labelled with what it does.

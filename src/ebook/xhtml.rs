@@ -102,29 +102,31 @@ pub(super) fn svg<'a>(book: &Book<'a>, name: &str) -> Cow<'a, [u8]> {
     let web = book.assets.get(&format!("{name}.svg"));
     match book.edition.book_stretch {
         1 => Cow::Borrowed(web),
-        by => Cow::Owned(stretched(web, by)),
+        by => stretched(web, by).map_or(Cow::Borrowed(web), Cow::Owned),
     }
 }
 
 /// `svg` with the `height` of its root element `by` times its own, its
 /// `viewBox` kept: drawn to stretch (`preserveAspectRatio="none"`), its
 /// picture is then `by` times as tall for its width wherever a reader
-/// keeps a picture's own shape.
-fn stretched(svg: &[u8], by: u32) -> Vec<u8> {
-    let text = std::str::from_utf8(svg).expect("an SVG is UTF-8");
-    let root = &text[..text.find('>').expect("an SVG's root element")];
-    assert!(
-        root.contains(" preserveAspectRatio=\"none\""),
-        "only a picture drawn to stretch is stretched: {root}"
-    );
-    let at = root.find(" height=\"").expect("an SVG with its height") + " height=\"".len();
-    let len = root[at..].find('"').expect("a closed attribute");
-    let height: f64 = root[at..at + len].parse().expect("a height in user units");
+/// keeps a picture's own shape. `None` for a picture not drawn so, or
+/// whose height is not a plain number (one of a `--static` of one's
+/// own): it keeps its shape.
+fn stretched(svg: &[u8], by: u32) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(svg).ok()?;
+    let start = text.find("<svg")?;
+    let root = &text[..start + text[start..].find('>')?];
+    if !root.contains(" preserveAspectRatio=\"none\"") {
+        return None;
+    }
+    let at = start + root[start..].find(" height=\"")? + " height=\"".len();
+    let len = root[at..].find('"')?;
+    let height: f64 = root[at..at + len].parse().ok()?;
     let mut out = String::with_capacity(text.len() + 4);
     out.push_str(&text[..at]);
     out.push_str(&(height * f64::from(by)).to_string());
     out.push_str(&text[at + len..]);
-    out.into_bytes()
+    Some(out.into_bytes())
 }
 
 /// The rules of a board whose moves are columns (the Towers of Hanoi's
@@ -579,9 +581,24 @@ mod tests {
 viewBox=\"0 0 100 23\" preserveAspectRatio=\"none\"><rect x=\"46\" y=\"0\" width=\"8\" height=\"23\"/></svg>";
         let want = svg.replacen("height=\"23\"", "height=\"46\"", 1);
         assert_eq!(
-            String::from_utf8(stretched(svg.as_bytes(), 2)).unwrap(),
+            String::from_utf8(stretched(svg.as_bytes(), 2).unwrap()).unwrap(),
             want
         );
+        // After a prolog too; a picture not drawn to stretch, or whose
+        // height is not a plain number, keeps its shape.
+        let prolog = format!("<?xml version=\"1.0\"?><!-- a > b -->{svg}");
+        let want = prolog.replacen("height=\"23\"", "height=\"46\"", 1);
+        let got = stretched(prolog.as_bytes(), 2).unwrap();
+        assert_eq!(String::from_utf8(got).unwrap(), want);
+        for kept in [
+            svg.replace(" preserveAspectRatio=\"none\"", ""),
+            svg.replacen("height=\"23\"", "height=\"23px\"", 1),
+            svg.replacen("height=\"23\"", "height='23'", 1),
+            "<svg/>".to_string(),
+            String::new(),
+        ] {
+            assert_eq!(stretched(kept.as_bytes(), 2), None, "{kept}");
+        }
     }
 
     /// The Towers of Hanoi's books draw its pictures twice as tall

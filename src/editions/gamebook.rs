@@ -1,8 +1,11 @@
 //! The print gamebook, for any two-player [`Game`]: you against a perfect
 //! computer, in two halves as in Tic Tac Tome. In the first you move
 //! first; in the second the book does. Every position you can face is one
-//! page, however many move orders reach it, and a square names the page
-//! of the position after your move and the computer's reply.
+//! page, however many move orders reach it (where a move is two taps, with
+//! a page of each of your pieces picked up, as against the computer: the
+//! book is kept short by its positions, not its pages), and a square
+//! names the page of the position after your move and the computer's
+//! reply.
 //!
 //! Invariant: the book only ever plays a best move (the solver's top
 //! score), so it never loses; among equally good replies it takes the one

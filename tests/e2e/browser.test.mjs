@@ -378,7 +378,10 @@ for (const [where, base] of BASES) {
           assert.ok(moves < mate, `mated within ${mate} moves`);
           // The framed piece, then the framed square it goes to: two taps.
           for (let tap = 0; tap < 2; tap++) {
-            const framed = 'img[src^="c"][src$="bl.svg"], img[src^="c"][src$="bd.svg"]';
+            // (On the a-file, a framed piece is `ca`, its rank, the piece
+            // and `b`: `ca1rb.svg`.)
+            const framed = ['bl', 'bd', 'kb', 'qb', 'rb']
+              .map((end, i) => `img[src^="${i < 2 ? 'c' : 'ca'}"][src$="${end}.svg"]`).join(', ');
             const link = b.page.locator(`table a:has(${framed})`).first();
             const before = b.page.url();
             await link.click();
@@ -423,7 +426,10 @@ test('every chess square is a finger\'s size on a 390-pixel phone', async () => 
         }
         if (page === 'board') {
           const before = b.page.url();
-          await b.page.locator(`table a:has(img[src^="${piece}"])`).first().click();
+          // The piece's picture: `ck` + shade, or on the a-file `ca`, its
+          // rank and the piece (`ca1r.svg`).
+          const drawn = `img[src^="${piece}"], img[src^="ca"][src$="${piece.slice(1)}.svg"]`;
+          await b.page.locator(`table a:has(${drawn})`).first().click();
           await b.page.waitForURL((u) => u.href !== before);
         }
       }
@@ -452,7 +458,9 @@ test('a move too slow to mate in time ends the try', async () => {
     assert.equal(await heading(b.page), 'Too slow');
     assert.match((await b.page.locator('main p').allInnerTexts()).join(' '), /mate is no longer possible/);
     assert.equal(await b.page.locator('table a').count(), 0, 'no moves once too slow');
-    const pieces = await b.page.locator('table img[src^="ck"], table img[src^="cr"], table img[src^="cb"]').count();
+    const pieces = await b.page
+      .locator('table img[src^="ck"], table img[src^="cr"], table img[src^="cb"], table img[src^="ca"]:not([src$="e.svg"])')
+      .count();
     assert.equal(pieces, 0, 'the board shows no position');
     assert.deepEqual(b.failed, []);
   } finally {

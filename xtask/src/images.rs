@@ -1069,7 +1069,7 @@ fn plated(
 /// ground's colour on a hatched square; as bold as the files' letters,
 /// so that it holds in one bit at `CHESS_SIDE`.
 fn rank_digit(face: &ttf_parser::Face, rank: u8, halo: Option<&str>) -> anyhow::Result<String> {
-    let (d, ink_box) = label(face, &rank.to_string(), (17.0, 27.0), 20.0, 1.0)?;
+    let (d, ink_box) = label(face, &rank.to_string(), (14.5, 24.0), 16.0, 1.0)?;
     Ok(plated(&d, ink_box, halo.map(|h| (h, 3.0, 3)), "#333", 4.0))
 }
 

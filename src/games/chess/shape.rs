@@ -7,7 +7,9 @@
 //! Invariant: every state of a challenge has its own key, and each of its
 //! two picked views the next two keys; a square's image is its content
 //! ([`Content`]) times two plus its shade, so the pictures of both shades
-//! sit side by side in [`IMAGES`].
+//! sit side by side in [`IMAGES`], except on the a-file, where every
+//! content but a mate's number has a picture of each rank, its digit in
+//! the corner, after the files' letters.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -19,7 +21,8 @@ use super::{Ending, Move, Position, Square};
 use crate::game::{Face, Game, Note, Outcome, Side, Texts, Verdict};
 
 /// What a square shows, its index in [`IMAGES`] over two (the shade is
-/// the low bit): the order `draw-images` draws them in.
+/// the low bit; on the a-file, see [`image`]): the order `draw-images`
+/// draws them in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Content {
     /// Nothing.
