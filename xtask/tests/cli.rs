@@ -157,7 +157,7 @@ fn a_bad_chess_start_is_one_line_and_the_site_stays() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["--kqk-start", "garbage"],
-            "the FEN's board has 1 ranks, not 8",
+            "the FEN's board has 1 rank, not 8",
         ),
         (
             &["--kqk-start", "4k3/8/8/8/8/8/P7/3QK3 w - - 0 1"],
@@ -470,10 +470,11 @@ fn the_committed_book_images_are_what_draw_images_draws() {
     }
     // The analysis squares' and the Hanoi cells' SVGs (the lifted discs
     // framed too), the base under a Hanoi board, and the chess squares
-    // (77 contents, each on a light and a dark square) and file letters.
+    // (77 contents, each on a light and a dark square), file letters, and
+    // the a-file's squares with their rank's digit (15 contents, 8 ranks).
     assert_eq!(
         drawn.iter().filter(|f| f.ends_with(".svg")).count(),
-        14 + 32 + 1 + 2 * 77 + 8
+        14 + 32 + 1 + 2 * 77 + 8 + 15 * 8
     );
     // Every raster in static/ is one draw-images renders: none is drawn
     // by hand or left over.
