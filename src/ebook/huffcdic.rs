@@ -797,41 +797,52 @@ impl Grammar {
 /// Every pair's raw phrases in a trie: from any place in a piece, the
 /// pairs that spell what follows it.
 struct Trie {
-    /// The nodes just below the root, by raw phrase (a walk starts at
-    /// every place).
+    /// The nodes just below the root, by raw phrase.
     root: Vec<u32>,
-    /// Each node's first child, as (raw phrase, node): most nodes are a
-    /// link in the chain of one long phrase, with one child, found
-    /// without a lookup.
-    first: Vec<(u32, u32)>,
-    /// Whether a node has more children, in `next` as (node, raw phrase)
-    /// -> node while the trie is made.
-    more: Vec<bool>,
-    next: FxHashMap<u64, u32>,
-    /// Then each node's other children, sorted by raw phrase, as (raw
-    /// phrase, node): those of node `n` are `others[starts[n]..starts[n +
-    /// 1]]`. A few children side by side are found faster than by a hash
-    /// lookup, and every place of the text walks the trie (a third of a
-    /// default build's time).
-    starts: Vec<u32>,
+    /// Every node, all it needs for a step in one place: every place of
+    /// the text steps through the trie (a third of a default build's
+    /// time before Aho–Corasick), and each array looked up a step was a
+    /// miss of the cache.
+    nodes: Vec<Node>,
+    /// Each node's children after its first, sorted by raw phrase, as (raw
+    /// phrase, node): those of node `n` are `others[nodes[n].others..
+    /// nodes[n + 1].others]`, the last node's up to the end. A few
+    /// children side by side are found faster than by a hash lookup.
     others: Vec<(u32, u32)>,
-    /// The phrase each node spells, if any.
-    ends: Vec<u32>,
+}
+
+/// A node of the [`Trie`], with Aho–Corasick's links, so that one pass
+/// over a piece finds every match. A walk from every place visited each
+/// match's whole length (9 raw phrases on average in a chess book, for
+/// 2 to 3 matches); the pass visits about one node a place, and each
+/// match once.
+#[derive(Clone, Copy)]
+struct Node {
+    /// The first child, as (raw phrase, node): most nodes are a link in
+    /// the chain of one long phrase, with one child, found without a
+    /// search.
+    first: (u32, u32),
+    /// Where this node's other children start in [`Trie::others`].
+    others: u32,
+    /// The phrase this node spells, if any.
+    end: u32,
+    /// The node of the longest proper suffix of this node's raw phrases
+    /// that is a node (`NONE`: the root).
+    fail: u32,
+    /// The longest such suffix that spells a phrase, if any.
+    dict: u32,
+    /// How many raw phrases this node spells.
+    depth: u32,
 }
 
 impl Trie {
     const NONE: u32 = u32::MAX;
 
     fn new(grammar: &Grammar) -> Trie {
-        let mut t = Trie {
-            root: vec![Self::NONE; grammar.raw as usize],
-            first: Vec::new(),
-            more: Vec::new(),
-            next: FxHashMap::default(),
-            starts: Vec::new(),
-            others: Vec::new(),
-            ends: Vec::new(),
-        };
+        let mut root = vec![Self::NONE; grammar.raw as usize];
+        let mut nodes: Vec<Node> = Vec::new();
+        // A node's children after the first, while the trie is made.
+        let mut next: FxHashMap<u64, u32> = FxHashMap::default();
         let mut raw = Vec::new();
         for p in grammar.raw..grammar.raw + grammar.pairs.len() as u32 {
             raw.clear();
@@ -839,85 +850,167 @@ impl Trie {
             let mut node = Self::NONE;
             for &r in &raw {
                 let found = if node == Self::NONE {
-                    t.root[r as usize]
+                    root[r as usize]
                 } else {
-                    t.child_while_made(node, r)
+                    match nodes[node as usize].first {
+                        (first, child) if first == r => child,
+                        _ => next.get(&pair(node, r)).copied().unwrap_or(Self::NONE),
+                    }
                 };
                 node = if found != Self::NONE {
                     found
                 } else {
-                    let new = t.ends.len() as u32;
-                    t.ends.push(Self::NONE);
-                    t.first.push((Self::NONE, Self::NONE));
-                    t.more.push(false);
+                    let new = nodes.len() as u32;
+                    nodes.push(Node {
+                        first: (Self::NONE, Self::NONE),
+                        others: 0,
+                        end: Self::NONE,
+                        fail: Self::NONE,
+                        dict: Self::NONE,
+                        depth: 1,
+                    });
                     if node == Self::NONE {
-                        t.root[r as usize] = new;
-                    } else if t.first[node as usize].0 == Self::NONE {
-                        t.first[node as usize] = (r, new);
+                        root[r as usize] = new;
+                    } else if nodes[node as usize].first.0 == Self::NONE {
+                        nodes[node as usize].first = (r, new);
                     } else {
-                        t.more[node as usize] = true;
-                        t.next.insert(pair(node, r), new);
+                        next.insert(pair(node, r), new);
                     }
                     new
                 };
             }
             // Two pairs may spell the same bytes: the first made is kept.
-            if t.ends[node as usize] == Self::NONE {
-                t.ends[node as usize] = p;
+            if nodes[node as usize].end == Self::NONE {
+                nodes[node as usize].end = p;
             }
         }
-        let mut others: Vec<(u64, u32)> = std::mem::take(&mut t.next).into_iter().collect();
+        let mut others: Vec<(u64, u32)> = next.into_iter().collect();
         others.sort_unstable();
-        t.starts = Vec::with_capacity(t.ends.len() + 1);
         let mut at = 0;
-        for node in 0..=t.ends.len() as u64 {
-            while others.get(at).is_some_and(|&(k, _)| k >> 32 < node) {
+        for (n, node) in nodes.iter_mut().enumerate() {
+            while others.get(at).is_some_and(|&(k, _)| k >> 32 < n as u64) {
                 at += 1;
             }
-            t.starts.push(at as u32);
+            node.others = at as u32;
         }
-        t.others = others.into_iter().map(|(k, c)| (k as u32, c)).collect();
+        let others = others.into_iter().map(|(k, c)| (k as u32, c)).collect();
+        let mut t = Trie {
+            root,
+            nodes,
+            others,
+        };
+        t.link();
         t
     }
 
-    /// [`Trie::child`] while the trie is made, its other children in
-    /// `next`.
-    fn child_while_made(&self, node: u32, r: u32) -> u32 {
-        let (first, child) = self.first[node as usize];
-        if first == r {
-            child
-        } else if self.more[node as usize] {
-            self.next.get(&pair(node, r)).copied().unwrap_or(Self::NONE)
-        } else {
-            Self::NONE
-        }
+    /// The children of `node` after its first, sorted by raw phrase.
+    fn others(&self, node: u32) -> &[(u32, u32)] {
+        let n = node as usize;
+        let end = self
+            .nodes
+            .get(n + 1)
+            .map_or(self.others.len(), |next| next.others as usize);
+        &self.others[self.nodes[n].others as usize..end]
     }
 
     /// The child of `node` by raw phrase `r`, or `NONE`.
     fn child(&self, node: u32, r: u32) -> u32 {
-        let (first, child) = self.first[node as usize];
-        if first == r {
-            child
-        } else if self.more[node as usize] {
-            let n = node as usize;
-            let others = &self.others[self.starts[n] as usize..self.starts[n + 1] as usize];
-            match others.binary_search_by_key(&r, |&(raw, _)| raw) {
-                Ok(i) => others[i].1,
-                Err(_) => Self::NONE,
+        match self.nodes[node as usize].first {
+            (first, child) if first == r => child,
+            (Self::NONE, _) => Self::NONE,
+            _ => {
+                let others = self.others(node);
+                match others.binary_search_by_key(&r, |&(raw, _)| raw) {
+                    Ok(i) => others[i].1,
+                    Err(_) => Self::NONE,
+                }
             }
-        } else {
-            Self::NONE
+        }
+    }
+
+    /// The node reached from `node` (`NONE` for the root) by raw phrase
+    /// `r`, following failure links until some node has that child: the
+    /// longest suffix of `node`'s raw phrases and `r` that is a node, or
+    /// the root.
+    fn step(&self, mut node: u32, r: u32) -> u32 {
+        loop {
+            if node == Self::NONE {
+                return self.root[r as usize];
+            }
+            let child = self.child(node, r);
+            if child != Self::NONE {
+                return child;
+            }
+            node = self.nodes[node as usize].fail;
+        }
+    }
+
+    /// Fills each node's `fail`, `dict` and `depth`, breadth first from
+    /// the root.
+    fn link(&mut self) {
+        let mut queue: std::collections::VecDeque<u32> = self
+            .root
+            .iter()
+            .copied()
+            .filter(|&c| c != Self::NONE)
+            .collect();
+        let mut children = Vec::new();
+        while let Some(node) = queue.pop_front() {
+            let n = self.nodes[node as usize];
+            children.clear();
+            children.extend(Some(n.first).filter(|&(r, _)| r != Self::NONE));
+            children.extend_from_slice(self.others(node));
+            for &(r, child) in &children {
+                let fail = self.step(n.fail, r);
+                let dict = match fail {
+                    Self::NONE => Self::NONE,
+                    f if self.nodes[f as usize].end != Self::NONE => f,
+                    f => self.nodes[f as usize].dict,
+                };
+                let c = &mut self.nodes[child as usize];
+                (c.fail, c.dict, c.depth) = (fail, dict, n.depth + 1);
+                queue.push_back(child);
+            }
+        }
+    }
+
+    /// Each pair that spells the raw phrases of `s` somewhere, as (start,
+    /// phrase, raw phrases it spans), in one pass: by where they end, and
+    /// the longest first of those that end together. Those that start at
+    /// one place come shortest first, as [`Trie::matches`] gives them.
+    fn each_match(&self, s: &[u32], mut found: impl FnMut(usize, u32, usize)) {
+        let mut node = Self::NONE;
+        for (at, &r) in s.iter().enumerate() {
+            node = self.step(node, r);
+            if node == Self::NONE {
+                continue;
+            }
+            let here = self.nodes[node as usize];
+            let mut m = if here.end != Self::NONE {
+                node
+            } else {
+                here.dict
+            };
+            while m != Self::NONE {
+                let Node {
+                    end, depth, dict, ..
+                } = self.nodes[m as usize];
+                found(at + 1 - depth as usize, end, depth as usize);
+                m = dict;
+            }
         }
     }
 
     /// Each pair that spells the raw phrases of `s` from its start, as
-    /// (phrase, raw phrases it spans), shortest first.
+    /// (phrase, raw phrases it spans), shortest first: the tests'
+    /// yardstick for [`Trie::each_match`].
+    #[cfg(test)]
     fn matches(&self, s: &[u32], mut found: impl FnMut(u32, usize)) {
         let mut node = s.first().map_or(Self::NONE, |&r| self.root[r as usize]);
         let mut len = 1;
         while node != Self::NONE {
-            if self.ends[node as usize] != Self::NONE {
-                found(self.ends[node as usize], len);
+            if self.nodes[node as usize].end != Self::NONE {
+                found(self.nodes[node as usize].end, len);
             }
             node = match s.get(len) {
                 Some(&r) => self.child(node, r),
@@ -966,25 +1059,49 @@ fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize
     let mut best: Vec<(u32, u32, u32)> = Vec::new();
     let mut parsed = Packed::default();
     let mut out = Vec::new();
+    // Every match of a piece, as (phrase, raw phrases it spans), and
+    // then by where it starts: those of place `at` are
+    // `by_start[firsts[at]..firsts[at + 1]]`, shortest first.
+    let (mut found, mut by_start, mut firsts) = (Vec::new(), Vec::new(), Vec::new());
     for symbols in tokens.pieces().step_by(step) {
         {
             tokens.spell(symbols, &mut s);
+            found.clear();
+            firsts.clear();
+            firsts.resize(s.len() + 2, 0u32);
+            trie.each_match(&s, |at, p, len| {
+                found.push((at as u32, p, len as u32));
+                firsts[at + 2] += 1;
+            });
+            for at in 2..firsts.len() {
+                firsts[at] += firsts[at - 1];
+            }
+            // A stable sort by start: of the matches that start at one
+            // place, the shorter ends first, so is found first.
+            by_start.clear();
+            by_start.resize(found.len(), (0, 0));
+            for &(at, p, len) in &found {
+                let slot = &mut firsts[at as usize + 1];
+                by_start[*slot as usize] = (p, len);
+                *slot += 1;
+            }
             best.clear();
             best.resize(s.len() + 1, (0, 0, 0));
             for at in (0..s.len()).rev() {
                 // A raw phrase always has a code: every phrase the text
                 // holds is kept, or spelt by one that is.
                 let mut cheapest = (u32::MAX, s[at], 1);
-                let mut consider = |p: u32, len: usize| {
+                let mut consider = |p: u32, len: u32| {
                     if let Some(b) = bits[p as usize] {
-                        let total = u32::from(b).saturating_add(best[at + len].0);
+                        let total = u32::from(b).saturating_add(best[at + len as usize].0);
                         if total < cheapest.0 {
-                            cheapest = (total, p, len as u32);
+                            cheapest = (total, p, len);
                         }
                     }
                 };
                 consider(s[at], 1);
-                trie.matches(&s[at..], &mut consider);
+                let matches = &by_start[firsts[at] as usize..firsts[at + 1] as usize];
+                matches.iter().for_each(|&(p, len)| consider(p, len));
                 best[at] = cheapest;
             }
             out.clear();
@@ -1717,6 +1834,30 @@ mod tests {
         let trie = Trie::new(&grammar);
         let longest = parse_longest(&tokens, &trie);
         check(&tokens, &grammar, &trie, &longest);
+    }
+
+    /// One Aho–Corasick pass over a piece finds, for every place, the
+    /// matches a walk of the trie from that place finds, in its order.
+    #[test]
+    fn one_pass_finds_what_a_walk_from_every_place_finds() {
+        with_links(|tokens, _, trie, _| {
+            let mut s = Vec::new();
+            let mut total = 0;
+            for symbols in tokens.pieces() {
+                tokens.spell(symbols, &mut s);
+                let mut walked = Vec::new();
+                for at in 0..s.len() {
+                    trie.matches(&s[at..], |p, len| walked.push((at, p, len)));
+                }
+                let mut passed = Vec::new();
+                trie.each_match(&s, |at, p, len| passed.push((at, p, len)));
+                // Stable: those of one start keep the pass's order.
+                passed.sort_by_key(|&(at, _, _)| at);
+                assert_eq!(passed, walked);
+                total += walked.len();
+            }
+            assert!(total > 10_000, "{total} matches");
+        });
     }
 
     /// A pair that the text never codes and few pairs use has no entry:
