@@ -24,12 +24,15 @@ pub fn screen<G: Game>(
         Some(Target::page(view.after(c).key()))
     });
     s.nav = vec![(Link::Here(Target::page(start.key())), G::TEXTS.again)];
-    // A finished board has no move left to weigh.
-    if let (Some(slug), false) = (analysis, board.is_over()) {
-        s.nav.push((
-            Link::Across(slug, view.key().into()),
-            "Show what each move is worth",
-        ));
+    // A finished board has no move left to weigh: it offers the analysis
+    // from the start, where the reader sees what would have done better.
+    if let Some(slug) = analysis {
+        let (key, words) = if board.is_over() {
+            (start.key(), "Study the analysis")
+        } else {
+            (view.key(), "Show what each move is worth")
+        };
+        s.nav.push((Link::Across(slug, key.into()), words));
     }
     s
 }

@@ -583,7 +583,6 @@ impl<K: Kind> Game for Mate<K> {
 
     fn remark(self) -> Option<Cow<'static, str>> {
         let c = self.challenge;
-        let again = "Start again, or study the analysis.";
         Some(Cow::Owned(match c.end() {
             None if c.black_moved() => format!("Black played K{}.", c.position().black_king()),
             None => return None,
@@ -592,16 +591,15 @@ impl<K: Kind> Game for Mate<K> {
                 moves_word(c.total() - c.left()),
                 c.total()
             ),
-            Some(End::Stalemate) => {
-                format!("Black's king is not in check and has no move. {again}")
-            }
+            Some(End::Stalemate) => "Black's king is not in check and has no move.".to_string(),
             Some(End::Taken) => format!(
-                "Black's king took the {}, and a king alone cannot mate. {again}",
+                "Black's king took the {}, and a king alone cannot mate.",
                 K::ENDING.piece_name()
             ),
-            Some(End::TooSlow) => format!(
-                "Against the best defence, mate is no longer possible in the moves left. {again}"
-            ),
+            Some(End::TooSlow) => {
+                "Against the best defence, mate is no longer possible in the moves left."
+                    .to_string()
+            }
         }))
     }
 
