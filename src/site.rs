@@ -15,8 +15,8 @@ mod sink;
 
 pub use crate::ebook::EBOOKS;
 pub use catalog::{
-    ANALYSIS, EditionMaker, Entry, GAMEBOOK, GAMES, HANOI, HANOI_ANALYSIS, HOME, MAPS, MapMaker,
-    Solved, SolvedGame, TWO_PLAYER, VS_COMPUTER, images,
+    ANALYSIS, EditionMaker, Entry, GAMEBOOK, GAMES, HANOI, HANOI_ANALYSIS, HOME, KQK, KQK_ANALYSIS,
+    KRK, KRK_ANALYSIS, MAPS, MapMaker, Solved, SolvedGame, TWO_PLAYER, VS_COMPUTER, images,
 };
 pub use error::BuildError;
 pub use options::{Budgets, Options, PDF_PAGES};

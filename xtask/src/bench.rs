@@ -1,6 +1,7 @@
 //! `cargo xtask bench`: times the build against a bare C program writing
 //! the same files, and reports bytes per page and per book.
 
+mod chess;
 mod kindlegen;
 
 use std::path::Path;
@@ -541,6 +542,7 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
         bench_two_player(&dir, &assets, runs)?;
         bench_whole_site(&dir, args, &assets, 7)?;
         bench_scaling(&dir, args, 3)?;
+        chess::bench(&dir.join("chess"), args, &assets)?;
         kindlegen::bench(&dir.join("kindlegen"), &options, &assets)?;
     }
     bench_levels(args, &assets);

@@ -32,7 +32,7 @@ pub struct Cli {
 }
 
 /// The largest book budget a flag takes: a gigabyte, far past any book.
-const MAX_BUDGET_KB: i64 = 1_000_000;
+pub const MAX_BUDGET_KB: i64 = 1_000_000;
 
 /// The most spare moves a chess challenge's flag takes: a mate takes at
 /// least one move, and a challenge at most [`challenge::MAX_LEFT`] (the
