@@ -794,8 +794,9 @@ impl Grammar {
     }
 }
 
-/// Every pair's raw phrases in a trie: from any place in a piece, the
-/// pairs that spell what follows it.
+/// Every pair's raw phrases in a trie, last first: a pass over a piece
+/// from its end finds, on reaching each place, the pairs that spell what
+/// follows it.
 struct Trie {
     /// The nodes just below the root, by raw phrase.
     root: Vec<u32>,
@@ -815,7 +816,8 @@ struct Trie {
 /// over a piece finds every match. A walk from every place visited each
 /// match's whole length (9 raw phrases on average in a chess book, for
 /// 2 to 3 matches); the pass visits about one node a place, and each
-/// match once.
+/// match once. The pass runs from the end, as the cheapest parse does,
+/// so each match comes just when the parse weighs its place.
 #[derive(Clone, Copy)]
 struct Node {
     /// The first child, as (raw phrase, node): most nodes are a link in
@@ -847,6 +849,7 @@ impl Trie {
         for p in grammar.raw..grammar.raw + grammar.pairs.len() as u32 {
             raw.clear();
             grammar.expand(p, &mut raw);
+            raw.reverse();
             let mut node = Self::NONE;
             for &r in &raw {
                 let found = if node == Self::NONE {
@@ -974,50 +977,21 @@ impl Trie {
         }
     }
 
-    /// Each pair that spells the raw phrases of `s` somewhere, as (start,
-    /// phrase, raw phrases it spans), in one pass: by where they end, and
-    /// the longest first of those that end together. Those that start at
-    /// one place come shortest first, as [`Trie::matches`] gives them.
-    fn each_match(&self, s: &[u32], mut found: impl FnMut(usize, u32, usize)) {
-        let mut node = Self::NONE;
-        for (at, &r) in s.iter().enumerate() {
-            node = self.step(node, r);
-            if node == Self::NONE {
-                continue;
-            }
-            let here = self.nodes[node as usize];
-            let mut m = if here.end != Self::NONE {
-                node
-            } else {
-                here.dict
-            };
-            while m != Self::NONE {
-                let Node {
-                    end, depth, dict, ..
-                } = self.nodes[m as usize];
-                found(at + 1 - depth as usize, end, depth as usize);
-                m = dict;
-            }
-        }
-    }
-
-    /// Each pair that spells the raw phrases of `s` from its start, as
-    /// (phrase, raw phrases it spans), shortest first: the tests'
-    /// yardstick for [`Trie::each_match`].
-    #[cfg(test)]
-    fn matches(&self, s: &[u32], mut found: impl FnMut(u32, usize)) {
-        let mut node = s.first().map_or(Self::NONE, |&r| self.root[r as usize]);
-        let mut len = 1;
-        while node != Self::NONE {
-            if self.nodes[node as usize].end != Self::NONE {
-                found(self.nodes[node as usize].end, len);
-            }
-            node = match s.get(len) {
-                Some(&r) => self.child(node, r),
-                None => Self::NONE,
-            };
-            len += 1;
-        }
+    /// The pairs `node` spells, itself and then its ever shorter
+    /// suffixes (`NONE`, the root: none), as (phrase, raw phrases it
+    /// spans): after a pass from a piece's end to a place, the pairs that
+    /// start there, the longest first.
+    fn spelt(&self, node: u32) -> impl Iterator<Item = (u32, usize)> + '_ {
+        let first = match node {
+            Self::NONE => Self::NONE,
+            n if self.nodes[n as usize].end != Self::NONE => n,
+            n => self.nodes[n as usize].dict,
+        };
+        let some = |m: u32| Some(m).filter(|&m| m != Self::NONE);
+        std::iter::successors(some(first), move |&m| some(self.nodes[m as usize].dict)).map(|m| {
+            let n = &self.nodes[m as usize];
+            (n.end, n.depth as usize)
+        })
     }
 }
 
@@ -1031,13 +1005,17 @@ fn parse_longest(tokens: &Tokens, trie: &Trie) -> Packed {
         .pieces()
         .map(|symbols| {
             tokens.spell(symbols, &mut s);
+            let mut longest = vec![(0, 1); s.len()];
+            let mut node = Trie::NONE;
+            for at in (0..s.len()).rev() {
+                node = trie.step(node, s[at]);
+                longest[at] = trie.spelt(node).next().unwrap_or((s[at], 1));
+            }
             let mut out = Vec::with_capacity(s.len() / 4);
             let mut at = 0;
             while at < s.len() {
-                let mut longest = (s[at], 1);
-                trie.matches(&s[at..], |p, len| longest = (p, len));
-                out.push(longest.0);
-                at += longest.1;
+                out.push(longest[at].0);
+                at += longest[at].1;
             }
             out
         })
@@ -1059,49 +1037,30 @@ fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize
     let mut best: Vec<(u32, u32, u32)> = Vec::new();
     let mut parsed = Packed::default();
     let mut out = Vec::new();
-    // Every match of a piece, as (phrase, raw phrases it spans), and
-    // then by where it starts: those of place `at` are
-    // `by_start[firsts[at]..firsts[at + 1]]`, shortest first.
-    let (mut found, mut by_start, mut firsts) = (Vec::new(), Vec::new(), Vec::new());
     for symbols in tokens.pieces().step_by(step) {
         {
             tokens.spell(symbols, &mut s);
-            found.clear();
-            firsts.clear();
-            firsts.resize(s.len() + 2, 0u32);
-            trie.each_match(&s, |at, p, len| {
-                found.push((at as u32, p, len as u32));
-                firsts[at + 2] += 1;
-            });
-            for at in 2..firsts.len() {
-                firsts[at] += firsts[at - 1];
-            }
-            // A stable sort by start: of the matches that start at one
-            // place, the shorter ends first, so is found first.
-            by_start.clear();
-            by_start.resize(found.len(), (0, 0));
-            for &(at, p, len) in &found {
-                let slot = &mut firsts[at as usize + 1];
-                by_start[*slot as usize] = (p, len);
-                *slot += 1;
-            }
             best.clear();
             best.resize(s.len() + 1, (0, 0, 0));
+            let mut node = Trie::NONE;
             for at in (0..s.len()).rev() {
-                // A raw phrase always has a code: every phrase the text
-                // holds is kept, or spelt by one that is.
+                node = trie.step(node, s[at]);
+                // Of the phrases that cost the fewest bits from here, the
+                // shortest: the pairs come longest first, and an equal
+                // total replaces the one before. The raw phrase comes last
+                // and always has a code: every phrase the text holds is
+                // kept, or spelt by one that is.
                 let mut cheapest = (u32::MAX, s[at], 1);
-                let mut consider = |p: u32, len: u32| {
+                let mut consider = |p: u32, len: usize| {
                     if let Some(b) = bits[p as usize] {
-                        let total = u32::from(b).saturating_add(best[at + len as usize].0);
-                        if total < cheapest.0 {
-                            cheapest = (total, p, len);
+                        let total = u32::from(b).saturating_add(best[at + len].0);
+                        if total <= cheapest.0 {
+                            cheapest = (total, p, len as u32);
                         }
                     }
                 };
+                trie.spelt(node).for_each(|(p, len)| consider(p, len));
                 consider(s[at], 1);
-                let matches = &by_start[firsts[at] as usize..firsts[at + 1] as usize];
-                matches.iter().for_each(|&(p, len)| consider(p, len));
                 best[at] = cheapest;
             }
             out.clear();
@@ -1836,25 +1795,41 @@ mod tests {
         check(&tokens, &grammar, &trie, &longest);
     }
 
-    /// One Aho–Corasick pass over a piece finds, for every place, the
-    /// matches a walk of the trie from that place finds, in its order.
+    /// One Aho–Corasick pass from a piece's end finds, at every place,
+    /// each pair that spells what follows it, longest first: what looking
+    /// up every run of raw phrases from there among the pairs' spellings
+    /// finds (the first pair made, of two that spell the same).
     #[test]
-    fn one_pass_finds_what_a_walk_from_every_place_finds() {
-        with_links(|tokens, _, trie, _| {
-            let mut s = Vec::new();
-            let mut total = 0;
+    fn one_pass_finds_every_pair_that_starts_at_each_place() {
+        with_links(|tokens, grammar, trie, _| {
+            let mut spellings: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+            let mut raw = Vec::new();
+            for p in grammar.raw..grammar.raw + grammar.pairs.len() as u32 {
+                raw.clear();
+                grammar.expand(p, &mut raw);
+                spellings.entry(raw.clone()).or_insert(p);
+            }
+            let longest = spellings.keys().map(Vec::len).max().unwrap();
+            let (mut s, mut total) = (Vec::new(), 0);
             for symbols in tokens.pieces() {
                 tokens.spell(symbols, &mut s);
-                let mut walked = Vec::new();
+                let mut looked_up = Vec::new();
                 for at in 0..s.len() {
-                    trie.matches(&s[at..], |p, len| walked.push((at, p, len)));
+                    for len in (2..=longest.min(s.len() - at)).rev() {
+                        if let Some(&p) = spellings.get(&s[at..at + len]) {
+                            looked_up.push((at, p, len));
+                        }
+                    }
                 }
                 let mut passed = Vec::new();
-                trie.each_match(&s, |at, p, len| passed.push((at, p, len)));
-                // Stable: those of one start keep the pass's order.
-                passed.sort_by_key(|&(at, _, _)| at);
-                assert_eq!(passed, walked);
-                total += walked.len();
+                let mut node = Trie::NONE;
+                for at in (0..s.len()).rev() {
+                    node = trie.step(node, s[at]);
+                    let here: Vec<_> = trie.spelt(node).map(|(p, len)| (at, p, len)).collect();
+                    passed.splice(0..0, here);
+                }
+                assert_eq!(passed, looked_up);
+                total += looked_up.len();
             }
             assert!(total > 10_000, "{total} matches");
         });
