@@ -980,7 +980,9 @@ impl Trie {
     /// The pairs `node` spells, itself and then its ever shorter
     /// suffixes (`NONE`, the root: none), as (phrase, raw phrases it
     /// spans): after a pass from a piece's end to a place, the pairs that
-    /// start there, the longest first.
+    /// start there, the longest first. The tests' yardstick for
+    /// [`Trie::coded`].
+    #[cfg(test)]
     fn spelt(&self, node: u32) -> impl Iterator<Item = (u32, usize)> + '_ {
         let first = match node {
             Self::NONE => Self::NONE,
@@ -993,6 +995,71 @@ impl Trie {
             (n.end, n.depth as usize)
         })
     }
+
+    /// [`Trie::spelt`] of each node, but only the pairs with a code under
+    /// `bits`, each with its code's length, side by side.
+    fn coded(&self, bits: &[Option<u8>]) -> Coded {
+        // From a node that spells a pair (or `NONE`), along `dict`, the
+        // first whose pair has a code.
+        let walk = |mut m: u32| {
+            while m != Self::NONE && bits[self.nodes[m as usize].end as usize].is_none() {
+                m = self.nodes[m as usize].dict;
+            }
+            m
+        };
+        let first = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(n, node)| {
+                walk(if node.end != Self::NONE {
+                    n as u32
+                } else {
+                    node.dict
+                })
+            })
+            .collect();
+        let entries = self
+            .nodes
+            .iter()
+            .map(
+                |node| match bits.get(node.end as usize).copied().flatten() {
+                    Some(bits) => CodedPair {
+                        phrase: node.end,
+                        next: walk(node.dict),
+                        bits,
+                        len: node.depth,
+                    },
+                    None => CodedPair::default(),
+                },
+            )
+            .collect();
+        Coded { first, entries }
+    }
+}
+
+/// The pairs each node of a [`Trie`] spells that have a code, as the
+/// cheapest parse weighs them: only those, and each with all the parse
+/// needs of it in one place (of the pairs a piece's places match, many
+/// have no code once the pairs that do not pay are pruned).
+struct Coded {
+    /// Each node's first pair with a code, longest first: the node
+    /// itself or one along its `dict` (`NONE`: none).
+    first: Vec<u32>,
+    /// Of each node whose pair has a code: the pair, and the next node
+    /// along `dict` whose pair has one.
+    entries: Vec<CodedPair>,
+}
+
+/// A pair with a code, as [`Coded`] keeps it.
+#[derive(Clone, Copy, Default)]
+struct CodedPair {
+    phrase: u32,
+    next: u32,
+    /// The raw phrases it spans.
+    len: u32,
+    /// Its code's length.
+    bits: u8,
 }
 
 /// Each piece as phrases, the longest that fits first: the tests'
@@ -1037,6 +1104,7 @@ fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize
     let mut best: Vec<(u32, u32, u32)> = Vec::new();
     let mut parsed = Packed::default();
     let mut out = Vec::new();
+    let coded = trie.coded(bits);
     for symbols in tokens.pieces().step_by(step) {
         {
             tokens.spell(symbols, &mut s);
@@ -1051,16 +1119,25 @@ fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize
                 // and always has a code: every phrase the text holds is
                 // kept, or spelt by one that is.
                 let mut cheapest = (u32::MAX, s[at], 1);
-                let mut consider = |p: u32, len: usize| {
-                    if let Some(b) = bits[p as usize] {
-                        let total = u32::from(b).saturating_add(best[at + len].0);
-                        if total <= cheapest.0 {
-                            cheapest = (total, p, len as u32);
-                        }
+                let mut consider = |p: u32, b: u8, len: usize| {
+                    let total = u32::from(b).saturating_add(best[at + len].0);
+                    if total <= cheapest.0 {
+                        cheapest = (total, p, len as u32);
                     }
                 };
-                trie.spelt(node).for_each(|(p, len)| consider(p, len));
-                consider(s[at], 1);
+                let mut m = coded
+                    .first
+                    .get(node as usize)
+                    .copied()
+                    .unwrap_or(Trie::NONE);
+                while m != Trie::NONE {
+                    let pair = coded.entries[m as usize];
+                    consider(pair.phrase, pair.bits, pair.len as usize);
+                    m = pair.next;
+                }
+                if let Some(b) = bits[s[at] as usize] {
+                    consider(s[at], b, 1);
+                }
                 best[at] = cheapest;
             }
             out.clear();
@@ -1832,6 +1909,36 @@ mod tests {
                 total += looked_up.len();
             }
             assert!(total > 10_000, "{total} matches");
+        });
+    }
+
+    /// What the cheapest parse weighs at a node is the node's pairs
+    /// ([`Trie::spelt`]) that have a code, in the same order, each with
+    /// its code's length; and pruning leaves some without one.
+    #[test]
+    fn a_nodes_coded_pairs_are_its_pairs_with_a_code() {
+        with_links(|tokens, grammar, trie, _| {
+            let guess = guessed(grammar, 16);
+            let bits = pruned(tokens, trie, grammar, &guess, 1, 16);
+            let coded = trie.coded(&bits);
+            let mut left_out = 0;
+            for node in 0..trie.nodes.len() as u32 {
+                let mut weighed = Vec::new();
+                let mut m = coded.first[node as usize];
+                while m != Trie::NONE {
+                    let pair = coded.entries[m as usize];
+                    weighed.push((pair.phrase, pair.len as usize, Some(pair.bits)));
+                    m = pair.next;
+                }
+                let all: Vec<_> = trie
+                    .spelt(node)
+                    .map(|(p, len)| (p, len, bits[p as usize]))
+                    .collect();
+                left_out += all.len() - weighed.len();
+                let with_code: Vec<_> = all.into_iter().filter(|p| p.2.is_some()).collect();
+                assert_eq!(weighed, with_code, "node {node}");
+            }
+            assert!(left_out > 0);
         });
     }
 
