@@ -5,7 +5,9 @@
 // 600x800 grayscale render standing in for an e-ink Kindle; and the MOBI's Kindle
 // Format 8 part in foliate-js at a phone's, a first Kindle's, a
 // Paperwhite's and a Scribe's size (kf8-*.png), the page the whole screen,
-// two moves into a game.
+// two moves into a game; the KRK analysis on a phone, a desktop and a
+// 600x800 page in grays, and the KRK book's KF8 part at a Paperwhite's
+// size.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileBase, browser, play, serve, openInFoliate, fillScreen, DESKTOP, PHONE } from './lib.mjs';
@@ -75,6 +77,31 @@ for (const [name, viewport, gray] of sizes) {
   }
 }
 
+// The KRK analysis: the rook picked up on a 390x844 phone and at 600x800
+// in grays (an e-ink Kindle's page), and the start at 1280x800, the rook
+// framed as the piece to move.
+for (const [what, viewport, pick, gray] of [['krk-phone', { width: 390, height: 844 }, true, false],
+  ['krk-desktop', DESKTOP, false, false], ['krk-eink', { width: 600, height: 800 }, true, true]]) {
+  const b = await browser(viewport);
+  const p = b.page;
+  try {
+    await p.goto(base + 'index.html');
+    await p.locator('#krk-analysis + p + ul a').click();
+    await p.waitForURL(/krk-analysis\/[0-9a-f]+\.html$/);
+    if (pick) {
+      const before = p.url();
+      await p.locator('table a:has(img[alt^="a1: white rook"])').click();
+      await p.waitForURL((u) => u.href !== before);
+    }
+    if (gray) await p.evaluate(() => { document.documentElement.style.filter = 'grayscale(1)'; });
+    const path = join(OUT, `${what}.png`);
+    await p.screenshot({ path, fullPage: false });
+    console.log(path);
+  } finally {
+    await b.close();
+  }
+}
+
 const server = await serve();
 try {
   const kindles = [['phone', PHONE], ['eink', { width: 600, height: 800 }],
@@ -112,6 +139,37 @@ try {
     } finally {
       await b.close();
     }
+  }
+  // The KRK book's KF8 part at a Paperwhite's size, in grays, the rook
+  // picked up by a tap in the book.
+  const paperwhite = { width: 1072, height: 1448 };
+  const b = await browser(paperwhite);
+  const p = b.page;
+  try {
+    const kind = await openInFoliate(p, server, server.base + 'ebooks/chess-krk.mobi');
+    if (kind !== 'KF8') throw new Error(`foliate-js read the MOBI as ${kind}`);
+    await fillScreen(p, paperwhite);
+    await p.evaluate(() => { document.documentElement.style.filter = 'grayscale(1)'; });
+    await p.waitForTimeout(1500);
+    const at = await p.evaluate(() => {
+      const view = document.querySelector('foliate-view');
+      const [c] = view.renderer.getContents().filter((c) => c.doc);
+      const frame = c.doc.defaultView.frameElement.getBoundingClientRect();
+      const clip = view.renderer.shadowRoot.querySelector('#container').getBoundingClientRect();
+      const rook = [...c.doc.querySelectorAll('img[alt^="a1: white rook"]')].find((img) => {
+        const r = img.getBoundingClientRect();
+        return frame.left + r.left >= clip.left - 1 && frame.left + r.right <= clip.right + 1;
+      });
+      const r = rook.getBoundingClientRect();
+      return { x: frame.left + r.left + r.width / 2, y: frame.top + r.top + r.height / 2 };
+    });
+    await p.mouse.click(at.x, at.y);
+    await p.waitForTimeout(1500);
+    const path = join(OUT, 'kf8-krk-paperwhite.png');
+    await p.screenshot({ path });
+    console.log(path);
+  } finally {
+    await b.close();
   }
 } finally {
   await server.close();
