@@ -801,9 +801,10 @@ struct Trie {
     /// The nodes just below the root, by raw phrase.
     root: Vec<u32>,
     /// Every node, all a step needs in one place: every place of the
-    /// text steps through the trie (a quarter of a default build's CPU),
-    /// and a node's fields in one array share a line of the cache where
-    /// an array each took a line each.
+    /// text steps through the trie (the cheapest parse is the function
+    /// of a default build that takes the most CPU, a sixth), and a
+    /// node's fields in one array share a line of the cache where an
+    /// array each took a line each.
     nodes: Vec<Node>,
     /// Each node's children after its first, sorted by raw phrase, as (raw
     /// phrase, node): those of node `n` are `others[nodes[n].others..
