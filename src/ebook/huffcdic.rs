@@ -997,8 +997,8 @@ impl Trie {
         })
     }
 
-    /// [`Trie::spelt`] of each node, but only the pairs with a code under
-    /// `bits`, each with its code's length, side by side.
+    /// What `Trie::spelt` gives of each node, but only the pairs with a
+    /// code under `bits`, each with its code's length, side by side.
     fn coded(&self, bits: &[Option<u8>]) -> Coded {
         // From a node that spells a pair (or `NONE`), along `dict`, the
         // first whose pair has a code.

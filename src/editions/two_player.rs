@@ -11,8 +11,9 @@ use crate::graph::StateGraph;
 use crate::screen::{Edition, Link, Screen, Target};
 use crate::view::{self, View};
 
-/// One view's screen, `depth` taps in, linking to the same view in the
-/// edition at `analysis` if there is one.
+/// One view's screen, `depth` taps in, linking to the edition at
+/// `analysis` if there is one: to the same view while the game is on,
+/// to its start once it is over.
 pub fn screen<G: Game>(
     start: G,
     view: View<G>,

@@ -81,7 +81,8 @@ fn every_analysis_page_shows_each_moves_verdict_and_links_inside_the_edition() {
         assert!(hrefs.contains(&two), "{}", path.display());
         assert!(hrefs.contains(&analysis::JSON.to_string()));
         // A board still in play links back to its analysis; a finished
-        // one has no move left to weigh, and offers none.
+        // one has no move left to weigh, and links to the analysis's
+        // start instead (`two_player` holds that).
         let back = Page::read(&dir.join(&two));
         assert_eq!(
             back.select("a").iter().any(|a| a.value().attr("href")

@@ -87,7 +87,19 @@ fn every_page_shows_its_board_and_links_to_the_right_next_boards() {
         assert_eq!(
             hrefs.contains(&analysis),
             !board.is_over(),
-            "{}: an analysis link while in play, none once over",
+            "{}: a link to its own analysis while in play, none once over",
+            path.display()
+        );
+        // A finished board has no move left to weigh: it offers the
+        // analysis from the start.
+        let study = page.select("a").into_iter().any(|a| {
+            a.value().attr("href") == Some("../analysis/0.html")
+                && a.text().collect::<String>() == "Study the analysis"
+        });
+        assert_eq!(
+            study,
+            board.is_over(),
+            "{}: study the analysis",
             path.display()
         );
     }
