@@ -102,74 +102,59 @@ for (const [what, viewport, pick, gray] of [['krk-phone', { width: 390, height: 
   }
 }
 
+// `book`'s KF8 part in foliate-js, the page the whole `viewport`, as a
+// Kindle's, and in grays, as e-ink.
+async function openBook(server, viewport, book) {
+  const b = await browser(viewport);
+  const kind = await openInFoliate(b.page, server, server.base + book);
+  if (kind !== 'KF8') throw new Error(`foliate-js read ${book} as ${kind}`);
+  await fillScreen(b.page, viewport);
+  await b.page.evaluate(() => { document.documentElement.style.filter = 'grayscale(1)'; });
+  return b;
+}
+
+// A tap on the `index`-th picture matching `css` of those the reader
+// shows (not those of the columns it hides beside the page).
+async function tap(p, css, index) {
+  await p.waitForTimeout(1500);
+  const at = await p.evaluate(({ css, index }) => {
+    const view = document.querySelector('foliate-view');
+    const [c] = view.renderer.getContents().filter((c) => c.doc);
+    const frame = c.doc.defaultView.frameElement.getBoundingClientRect();
+    const clip = view.renderer.shadowRoot.querySelector('#container').getBoundingClientRect();
+    const shown = [...c.doc.querySelectorAll(css)].filter((img) => {
+      const r = img.getBoundingClientRect();
+      return frame.left + r.left >= clip.left - 1 && frame.left + r.right <= clip.right + 1;
+    });
+    const r = shown[index].getBoundingClientRect();
+    return { x: frame.left + r.left + r.width / 2, y: frame.top + r.top + r.height / 2 };
+  }, { css, index });
+  await p.mouse.click(at.x, at.y);
+}
+
 const server = await serve();
 try {
-  const kindles = [['phone', PHONE], ['eink', { width: 600, height: 800 }],
-    ['paperwhite', { width: 1072, height: 1448 }], ['scribe', { width: 1860, height: 2480 }]];
-  for (const [name, viewport] of kindles) {
-    const b = await browser(viewport);
-    const p = b.page;
+  // The two-player book two moves in (X in the centre, then O top left),
+  // at a phone's, a first Kindle's, a Paperwhite's and a Scribe's size;
+  // and the KRK book at a Paperwhite's, the rook picked up.
+  const paperwhite = { width: 1072, height: 1448 };
+  const xo = [['div[id] img', 4], ['div[id] img', 0]];
+  const shots = [['kf8-phone', PHONE, 'tictactoe-two-player', xo],
+    ['kf8-eink', { width: 600, height: 800 }, 'tictactoe-two-player', xo],
+    ['kf8-paperwhite', paperwhite, 'tictactoe-two-player', xo],
+    ['kf8-scribe', { width: 1860, height: 2480 }, 'tictactoe-two-player', xo],
+    ['kf8-krk-paperwhite', paperwhite, 'chess-krk', [['img[alt^="a1: white rook"]', 0]]]];
+  for (const [what, viewport, stem, taps] of shots) {
+    const b = await openBook(server, viewport, `ebooks/${stem}.mobi`);
     try {
-      const kind = await openInFoliate(p, server, server.base + 'ebooks/tictactoe-two-player.mobi');
-      if (kind !== 'KF8') throw new Error(`foliate-js read the MOBI as ${kind}`);
-      // The page the whole screen, as a Kindle's; in grays, as e-ink.
-      await fillScreen(p, viewport);
-      await p.evaluate(() => { document.documentElement.style.filter = 'grayscale(1)'; });
-      // X in the centre, then O top left: click each square in the book.
-      for (const sq of [4, 0]) {
-        await p.waitForTimeout(1500);
-        const at = await p.evaluate((sq) => {
-          const view = document.querySelector('foliate-view');
-          const [c] = view.renderer.getContents().filter((c) => c.doc);
-          const frame = c.doc.defaultView.frameElement.getBoundingClientRect();
-          const clip = view.renderer.shadowRoot.querySelector('#container').getBoundingClientRect();
-          const shown = [...c.doc.querySelectorAll('div[id] img')].filter((img) => {
-            const r = img.getBoundingClientRect();
-            return frame.left + r.left >= clip.left - 1 && frame.left + r.right <= clip.right + 1;
-          });
-          const r = shown[sq].getBoundingClientRect();
-          return { x: frame.left + r.left + r.width / 2, y: frame.top + r.top + r.height / 2 };
-        }, sq);
-        await p.mouse.click(at.x, at.y);
-      }
-      await p.waitForTimeout(1500);
-      const path = join(OUT, `kf8-${name}.png`);
-      await p.screenshot({ path });
+      for (const [css, index] of taps) await tap(b.page, css, index);
+      await b.page.waitForTimeout(1500);
+      const path = join(OUT, `${what}.png`);
+      await b.page.screenshot({ path });
       console.log(path);
     } finally {
       await b.close();
     }
-  }
-  // The KRK book's KF8 part at a Paperwhite's size, in grays, the rook
-  // picked up by a tap in the book.
-  const paperwhite = { width: 1072, height: 1448 };
-  const b = await browser(paperwhite);
-  const p = b.page;
-  try {
-    const kind = await openInFoliate(p, server, server.base + 'ebooks/chess-krk.mobi');
-    if (kind !== 'KF8') throw new Error(`foliate-js read the MOBI as ${kind}`);
-    await fillScreen(p, paperwhite);
-    await p.evaluate(() => { document.documentElement.style.filter = 'grayscale(1)'; });
-    await p.waitForTimeout(1500);
-    const at = await p.evaluate(() => {
-      const view = document.querySelector('foliate-view');
-      const [c] = view.renderer.getContents().filter((c) => c.doc);
-      const frame = c.doc.defaultView.frameElement.getBoundingClientRect();
-      const clip = view.renderer.shadowRoot.querySelector('#container').getBoundingClientRect();
-      const rook = [...c.doc.querySelectorAll('img[alt^="a1: white rook"]')].find((img) => {
-        const r = img.getBoundingClientRect();
-        return frame.left + r.left >= clip.left - 1 && frame.left + r.right <= clip.right + 1;
-      });
-      const r = rook.getBoundingClientRect();
-      return { x: frame.left + r.left + r.width / 2, y: frame.top + r.top + r.height / 2 };
-    });
-    await p.mouse.click(at.x, at.y);
-    await p.waitForTimeout(1500);
-    const path = join(OUT, 'kf8-krk-paperwhite.png');
-    await p.screenshot({ path });
-    console.log(path);
-  } finally {
-    await b.close();
   }
 } finally {
   await server.close();
