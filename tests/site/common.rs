@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, Once, OnceLock, PoisonError};
 
 use scraper::{Html, Selector};
 use tictactoe_book::editions::vs_computer;
@@ -35,16 +35,43 @@ pub fn options(out: &Path) -> Options {
     }
 }
 
+/// A new directory for something built once and shared by the tests of
+/// this binary, removed when the binary exits.
+///
+/// A `TempDir` kept in a `static` is never dropped, so each run used to
+/// leave its shared sites behind (up to 2 GB a run in `/tmp`, until a disk
+/// filled up). These are removed by an `atexit` handler instead, and they
+/// live in the target's own temporary folder, so even a killed run's go
+/// with `cargo clean`.
+pub fn shared_dir() -> PathBuf {
+    static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    static AT_EXIT: Once = Once::new();
+    extern "C" fn remove_all() {
+        for dir in DIRS.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    // SAFETY: `remove_all` is an `extern "C"` function that cannot unwind.
+    AT_EXIT.call_once(|| assert_eq!(unsafe { libc::atexit(remove_all) }, 0));
+    let dir = tempfile::Builder::new()
+        .prefix("shared-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap()
+        .keep();
+    DIRS.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(dir.clone());
+    dir
+}
+
 /// The site built once, shared by every test of this binary.
 pub fn built() -> &'static Path {
-    static SITE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    let (_, out) = SITE.get_or_init(|| {
-        let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("site");
+    static SITE: OnceLock<PathBuf> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let out = shared_dir().join("site");
         site::build(&options(&out)).unwrap();
-        (tmp, out)
-    });
-    out
+        out
+    })
 }
 
 /// A page read back: its links and images, in document order.

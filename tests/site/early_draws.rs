@@ -14,16 +14,14 @@ use crate::common::*;
 const EARLY_HEADING: &str = "Draw: no one can make three in a row now";
 
 fn early() -> &'static Path {
-    static SITE: OnceLock<(tempfile::TempDir, PathBuf, site::Report)> = OnceLock::new();
-    let (_, out, _) = SITE.get_or_init(|| {
-        let tmp = tempfile::tempdir().unwrap();
-        let out = tmp.path().join("site");
+    static SITE: OnceLock<PathBuf> = OnceLock::new();
+    SITE.get_or_init(|| {
+        let out = shared_dir().join("site");
         let mut o = options(&out);
         o.early_draws = true;
-        let report = site::build(&o).unwrap();
-        (tmp, out, report)
-    });
-    out
+        site::build(&o).unwrap();
+        out
+    })
 }
 
 #[test]

@@ -29,22 +29,20 @@ fn settings(level: Level) -> Settings {
 
 /// A site built with `--level` for each level, once.
 pub fn level_sites() -> &'static [(Level, PathBuf)] {
-    static SITES: OnceLock<(tempfile::TempDir, Vec<(Level, PathBuf)>)> = OnceLock::new();
-    let (_, sites) = SITES.get_or_init(|| {
-        let tmp = tempfile::tempdir().unwrap();
-        let sites = Level::ALL
+    static SITES: OnceLock<Vec<(Level, PathBuf)>> = OnceLock::new();
+    SITES.get_or_init(|| {
+        let tmp = shared_dir();
+        Level::ALL
             .iter()
             .map(|&level| {
-                let out = tmp.path().join(level.to_string());
+                let out = tmp.join(level.to_string());
                 let mut o = options(&out);
                 o.games = settings(level);
                 site::build(&o).unwrap_or_else(|e| panic!("--level {level}: {e}"));
                 (level, out)
             })
-            .collect();
-        (tmp, sites)
-    });
-    sites
+            .collect()
+    })
 }
 
 /// The vs-computer book of each level's site, and how many boards it
