@@ -379,9 +379,11 @@ for (const [where, base] of BASES) {
           // The framed piece, then the framed square it goes to: two taps.
           for (let tap = 0; tap < 2; tap++) {
             // (On the a-file, a framed piece is `ca`, its rank, the piece
-            // and `b`: `ca1rb.svg`.)
+            // and `b`: `ca1rb.svg`; a framed mate `ca`, its rank, `m`, N
+            // and `b`: `ca7m12b.svg`.)
             const framed = ['bl', 'bd', 'kb', 'qb', 'rb']
-              .map((end, i) => `img[src^="${i < 2 ? 'c' : 'ca'}"][src$="${end}.svg"]`).join(', ');
+              .map((end, i) => `img[src^="${i < 2 ? 'c' : 'ca'}"][src$="${end}.svg"]`)
+              .concat(['img[src^="ca"][src*="m"][src$="b.svg"]']).join(', ');
             const link = b.page.locator(`table a:has(${framed})`).first();
             const before = b.page.url();
             await link.click();

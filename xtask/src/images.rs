@@ -532,26 +532,18 @@ const FILES: std::ops::RangeInclusive<char> = 'a'..='h';
 /// The chess pictures' names, in the order the game indexes them: each
 /// square's content (`chess_contents`) on a light then a dark square,
 /// `c` + content + `l` or `d`; the files' letters, `fa` to `fh`; then
-/// each content but a mate's number on the a-file with its rank's digit,
-/// ranks 1 to 8, `ca` + rank + content.
+/// each content on the a-file with its rank's digit, ranks 1 to 8, `ca` +
+/// rank + content.
 pub fn chess_names() -> Vec<String> {
     let squares = chess_contents()
         .into_iter()
         .flat_map(|(c, _)| [format!("c{c}l"), format!("c{c}d")]);
-    let ranked = ranked_contents()
+    let ranked = chess_contents()
         .into_iter()
         .flat_map(|(c, _)| RANKS.map(move |r| format!("ca{r}{c}")));
     squares
         .chain(FILES.map(|f| format!("f{f}")))
         .chain(ranked)
-        .collect()
-}
-
-/// The contents drawn with a rank's digit on the a-file: all but a mate's
-/// number, which fills the square.
-fn ranked_contents() -> Vec<(String, Chess)> {
-    (chess_contents().into_iter())
-        .filter(|(_, c)| !matches!(c, Chess::Mate { .. }))
         .collect()
 }
 
@@ -1094,7 +1086,7 @@ fn chess_pictures(font: &[u8]) -> anyhow::Result<Vec<(String, String)>> {
     for letter in FILES {
         out.push(file_svg(&face, letter)?);
     }
-    for (_, square) in ranked_contents() {
+    for (_, square) in chess_contents() {
         for rank in RANKS {
             // a1 is dark, a2 light.
             out.push(chess_svg(&face, square, rank % 2 == 1, Some(rank))?);
@@ -1235,11 +1227,12 @@ mod tests {
 
     /// The chess pictures' names are the game's contract: each content
     /// on a light square then a dark one, the game reading content * 2 +
-    /// shade, then the files' letters.
+    /// shade, then the files' letters, then each content on the a-file's
+    /// ranks 1 to 8.
     #[test]
     fn the_chess_names_are_in_the_games_order() {
         let names = chess_names();
-        assert_eq!(names.len(), 2 * 77 + 8 + 15 * 8);
+        assert_eq!(names.len(), 2 * 77 + 8 + 77 * 8);
         let distinct: std::collections::HashSet<&String> = names.iter().collect();
         assert_eq!(distinct.len(), names.len());
         let fixed = ["e", "k", "q", "r", "b", "ks", "qs", "rs", "t"];
@@ -1251,7 +1244,7 @@ mod tests {
             .flat_map(|c| [format!("c{c}l"), format!("c{c}d")])
             .collect();
         expected.extend("abcdefgh".chars().map(|f| format!("f{f}")));
-        for c in &contents[..15] {
+        for c in &contents {
             expected.extend((1..=8).map(|r| format!("ca{r}{c}")));
         }
         assert_eq!(names, expected);

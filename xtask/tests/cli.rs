@@ -471,10 +471,10 @@ fn the_committed_book_images_are_what_draw_images_draws() {
     // The analysis squares' and the Hanoi cells' SVGs (the lifted discs
     // framed too), the base under a Hanoi board, and the chess squares
     // (77 contents, each on a light and a dark square), file letters, and
-    // the a-file's squares with their rank's digit (15 contents, 8 ranks).
+    // the a-file's squares with their rank's digit (77 contents, 8 ranks).
     assert_eq!(
         drawn.iter().filter(|f| f.ends_with(".svg")).count(),
-        14 + 32 + 1 + 2 * 77 + 8 + 15 * 8
+        14 + 32 + 1 + 2 * 77 + 8 + 77 * 8
     );
     // Every raster in static/ is one draw-images renders: none is drawn
     // by hand or left over.
