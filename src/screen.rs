@@ -220,11 +220,31 @@ impl Look {
     /// for a chess analysis), however many screens show them, so memory
     /// follows the games built, never a book's size.
     pub fn interned(self) -> &'static Look {
+        /// A look by where its words are, not what they say: the same
+        /// `&'static` words are the same words, so a screen's 72 cells
+        /// are found without hashing or comparing a string.
+        type ByAddress = (usize, *const u8, usize, *const u8, usize, Option<Note>);
         thread_local! {
+            static BY_ADDRESS: RefCell<FxHashMap<ByAddress, &'static Look>> =
+                RefCell::default();
             static NEAR: RefCell<FxHashSet<&'static Look>> = RefCell::default();
         }
         static ALL: LazyLock<Mutex<FxHashSet<&'static Look>>> = LazyLock::new(Mutex::default);
-        kept(&NEAR, &ALL, &self, || Box::leak(Box::new(self)))
+        let (label, holds) = (self.label, self.holds);
+        let key = (
+            self.image,
+            label.as_ptr(),
+            label.len(),
+            holds.as_ptr(),
+            holds.len(),
+            self.note,
+        );
+        if let Some(found) = BY_ADDRESS.with_borrow(|m| m.get(&key).copied()) {
+            return found;
+        }
+        let found = kept(&NEAR, &ALL, &self, || Box::leak(Box::new(self)));
+        BY_ADDRESS.with_borrow_mut(|m| m.insert(key, found));
+        found
     }
 
     /// This look with other words, each kept once for the process, as

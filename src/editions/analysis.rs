@@ -137,6 +137,50 @@ fn target_left<G: Game>(solver: &Solver<G>, target: G) -> Option<u16> {
     }
 }
 
+/// The look of a cell whose choice the analysis notes: the picture
+/// `image`, the `note`, and the label of the `old` look with what the
+/// choice is worth, `said`, after it.
+fn noted_look(old: &'static Look, image: usize, note: Note, said: &str) -> &'static Look {
+    // The cell's own label already says what putting a piece back does
+    // ("put disc 2 back").
+    let count = said.strip_prefix(TAKES_BACK).unwrap_or(said);
+    let mut label = String::with_capacity(old.label.len() + 2 + count.len());
+    label.push_str(old.label);
+    label.push_str(", ");
+    label.push_str(count);
+    let look = Look {
+        image,
+        note: Some(note),
+        ..*old
+    };
+    look.with_words(label.into(), old.holds.into()).interned()
+}
+
+/// [`noted_look`] where what the choice is worth follows from `note`
+/// alone (`say` writes it), kept by this thread for the next cell of the
+/// same old look, picture and note.
+fn noted(
+    old: &'static Look,
+    image: usize,
+    note: Note,
+    say: impl FnOnce(&mut String),
+) -> &'static Look {
+    type Key = (*const Look, usize, Note);
+    thread_local! {
+        static NOTED: std::cell::RefCell<rustc_hash::FxHashMap<Key, &'static Look>> =
+            Default::default();
+    }
+    let key = (std::ptr::from_ref(old), image, note);
+    if let Some(look) = NOTED.with_borrow(|m| m.get(&key).copied()) {
+        return look;
+    }
+    let mut said = String::with_capacity(24);
+    say(&mut said);
+    let look = noted_look(old, image, note, &said);
+    NOTED.with_borrow_mut(|m| m.insert(key, look));
+    look
+}
+
 /// One view's screen, `depth` taps in: the two-player screen with a
 /// verdict on each choice, and a link to the same view in the edition at
 /// `plain`.
@@ -171,32 +215,23 @@ pub fn screen<G: Game>(
             verdict,
             best: Some(verdict.rank()) == best && !stuck(choice),
         };
-        // A two-player move's value; what a puzzle's choice leaves.
-        let mut said = String::with_capacity(24);
-        match G::WEIGHING {
-            Weighing::MovesLeft => push_leaves(&mut said, solver, view, choice, verdict),
-            Weighing::Verdict => G::push_verdict(verdict, &mut said),
-        }
         let image = view.noted_image(cell, note);
         let cell_view = &mut s.cells[cell];
-        // The cell's own label already says what putting a piece back
-        // does ("put disc 2 back").
-        let count = said.strip_prefix(TAKES_BACK).unwrap_or(&said);
-        let old = *cell_view.look;
-        let mut label = String::with_capacity(old.label.len() + 2 + count.len());
-        label.push_str(old.label);
-        label.push_str(", ");
-        label.push_str(count);
-        let look = Look {
-            image,
-            note: Some(note),
-            ..old
-        };
-        cell_view.look = look.with_words(label.into(), old.holds.into()).interned();
-        if G::WEIGHING == Weighing::MovesLeft {
-            let best = if note.best { ", the best" } else { "" };
-            counts.push(format!("{}: {said}{best}", G::cell_name(cell)));
+        let old = cell_view.look;
+        if G::WEIGHING == Weighing::Verdict {
+            // A verdict's words follow from the note alone, so its look
+            // does from the cell's old look, the picture and the note:
+            // worked out once a thread (a chess analysis notes tens of
+            // thousands of cells with a few thousand looks).
+            cell_view.look = noted(old, image, note, |said| G::push_verdict(verdict, said));
+            continue;
         }
+        // What a puzzle's choice leaves.
+        let mut said = String::with_capacity(24);
+        push_leaves(&mut said, solver, view, choice, verdict);
+        cell_view.look = noted_look(old, image, note, &said);
+        let best = if note.best { ", the best" } else { "" };
+        counts.push(format!("{}: {said}{best}", G::cell_name(cell)));
     }
     if !counts.is_empty() {
         // A puzzle's counts run past what a cell's picture can say: they
