@@ -285,9 +285,10 @@ pub fn path(edition: &Edition, target: Target) -> String {
 /// memory at once.
 const BATCH: usize = 512;
 
-/// Every page of an edition, the stylesheet and square images beside them
-/// in each of its folders, and its other files, handed to `put` a batch at
-/// a time; stops at the first error `put` returns.
+/// Every page of an edition and the stylesheet and square images beside
+/// them in each of its folders, handed to `put` a batch at a time; stops
+/// at the first error `put` returns. Its other files are
+/// [`beside_pages`].
 pub fn render_in_batches<E>(
     edition: &Edition,
     assets: &Assets,
@@ -310,18 +311,21 @@ pub fn render_in_batches<E>(
             files.push(OutFile::new(format!("{dir}/{file}"), assets.get(&file)));
         }
     }
-    for f in &edition.files {
-        files.push(OutFile::new(
-            format!("{}/{}", edition.slug, f.path),
-            f.bytes.clone(),
-        ));
-    }
     put(files)
 }
 
-/// Every file of [`render_in_batches`], at once.
+/// An edition's files beside its pages (its [`Edition::files`], such as
+/// `positions.json`), taken from it, in its web folder: moved, not copied,
+/// since the analysis's `positions.json` of a chess ending is megabytes.
+pub fn beside_pages(slug: &str, files: Vec<OutFile>) -> Vec<OutFile> {
+    (files.into_iter())
+        .map(|f| OutFile::new(format!("{slug}/{}", f.path), f.bytes))
+        .collect()
+}
+
+/// Every file of [`render_in_batches`] and [`beside_pages`], at once.
 pub fn render(edition: &Edition, assets: &Assets) -> Vec<OutFile> {
-    let mut files = Vec::new();
+    let mut files = beside_pages(edition.slug, edition.files.clone());
     let all = render_in_batches(edition, assets, |batch| {
         files.extend(batch);
         Ok::<(), std::convert::Infallible>(())

@@ -176,6 +176,7 @@ struct EditionWork {
 /// not pile up in memory.
 fn edition_work(
     edition: &Edition,
+    beside: Vec<OutFile>,
     assets: &Assets,
     budgets: Budgets,
     sink: &impl Sink,
@@ -187,6 +188,11 @@ fn edition_work(
                 let step = format!("  {} pages, rendered and written", edition.slug);
                 let mut timings = Vec::new();
                 timed_wall(&mut timings, &step, || {
+                    // Its files beside the pages first, so that they are
+                    // not held while the pages and books are made.
+                    let beside = html::beside_pages(edition.slug, beside);
+                    count(&mut pages, &beside);
+                    sink.put(beside)?;
                     html::render_in_batches(edition, assets, |files| {
                         count(&mut pages, &files);
                         sink.put(files)
@@ -281,11 +287,11 @@ fn render_solved(
             crate::par::join(
                 || {
                     solved.each_edition(|mut edition| {
-                        let work = edition_work(&edition, assets, options.budgets, sink);
+                        let beside = std::mem::take(&mut edition.files);
+                        let work = edition_work(&edition, beside, assets, options.budgets, sink);
                         // Only the home page needs it from here on, and not its
                         // screens: they go now, not once every edition is done.
                         edition.screens = Vec::new();
-                        edition.files = Vec::new();
                         (edition, work)
                     })
                 },
