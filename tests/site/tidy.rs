@@ -45,3 +45,33 @@ fn architecture_names_every_module() {
         "ARCHITECTURE.md has no row for {missing:?}"
     );
 }
+
+/// No test keeps a temporary folder in a `static`: a static is never
+/// dropped, so the folder outlives the run (each `cargo test` once left
+/// up to 2 GB in `/tmp`, until CI's disk filled up). A folder shared by a
+/// binary's tests is `common::shared_dir`, removed when the binary exits.
+#[test]
+fn no_static_holds_a_temporary_folder() {
+    let mut found = Vec::new();
+    for dir in ["src", "tests", "xtask"] {
+        for entry in walkdir::WalkDir::new(repo().join(dir)).sort_by_file_name() {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            if path
+                .components()
+                .any(|c| c.as_os_str() == "node_modules" || c.as_os_str() == "target")
+                || path.extension().is_none_or(|e| e != "rs")
+            {
+                continue;
+            }
+            let text = std::fs::read_to_string(path).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let line = line.trim_start();
+                if line.starts_with("static ") && line.contains("TempDir") {
+                    found.push(format!("{}:{}", path.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "a TempDir in a static: {found:?}");
+}
