@@ -162,7 +162,8 @@ async function firstPages(path, boards) {
   for (let i = 0; i <= boards && at >= 0; i++) at = html.indexOf(' class="b"', at + 1);
   at = html.lastIndexOf('<', at);
   assert.ok(at > 0, `${path} has over ${boards} boards`);
-  const out = join(await mkdtemp(join(tmpdir(), 'ttt-kindle-')), 'first.html');
+  // In MADE, which goes when the tests end.
+  const out = join(await mkdtemp(join(MADE, 'kindle-')), 'first.html');
   // Its images where the book's are.
   const base = `<head><base href="${pathToFileURL(path).href}">`;
   await writeFile(out, `${html.slice(0, at).replace('<head>', base)}</body></html>`);
