@@ -123,9 +123,14 @@ pub trait Grid {
 /// The cells of `screen` through `grid`: row by row, each cell's image
 /// wrapped in its link if it has one.
 pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
+    // Each row's cells side by side first: the loop over them is then
+    // the formats' own, with nothing of how a screen packs its cells.
+    let mut cells = Vec::with_capacity(screen.columns);
     for (r, row) in screen.rows().enumerate() {
+        cells.clear();
+        cells.extend(row);
         grid.row(r);
-        for cell in row {
+        for cell in &cells {
             grid.cell();
             if let Some(target) = cell.link() {
                 grid.link(target);
@@ -153,7 +158,7 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
 pub fn write_columns(screen: &Screen, grid: &mut impl Grid) {
     let columns = screen.columns;
     for c in 0..columns {
-        let mut cells = screen.cells[c..].iter().step_by(columns);
+        let mut cells = screen.cells.column(c);
         let Some(top) = cells.next() else {
             return;
         };
@@ -161,7 +166,7 @@ pub fn write_columns(screen: &Screen, grid: &mut impl Grid) {
         if let Some(target) = top.link() {
             grid.link(target);
         }
-        grid.image(top);
+        grid.image(&top);
         for cell in cells {
             debug_assert!(
                 cell.link().is_none(),
@@ -169,8 +174,8 @@ pub fn write_columns(screen: &Screen, grid: &mut impl Grid) {
             );
             grid.stack();
             match top.link() {
-                Some(_) => grid.quiet_image(cell),
-                None => grid.image(cell),
+                Some(_) => grid.quiet_image(&cell),
+                None => grid.image(&cell),
             }
         }
         if top.link().is_some() {
@@ -278,7 +283,7 @@ mod tests {
             title: String::new(),
             heading: String::new(),
             lines: Vec::new(),
-            cells: (0..6).map(cell).collect(),
+            cells: crate::screen::Cells::new(&(0..6).map(cell).collect::<Vec<_>>(), 2),
             columns: 2,
             over: false,
             depth: 0,

@@ -21,6 +21,10 @@ use crate::game::{Game, Note, Texts, UnderBoard};
 use crate::output::OutFile;
 use crate::view::{Choice, View};
 
+mod cells;
+
+pub use cells::{Cells, Iter as CellIter};
+
 /// The one function that names a page: a page's key in lower-case hex
 /// without leading zeros (the 2009 post's anchors), onto `out`. The page
 /// is that and `.html`; the anchor in a single-file book is that. A page
@@ -313,7 +317,7 @@ pub struct Screen {
     /// square. Game 3, easy.").
     pub lines: Vec<String>,
     /// The cells in reading order, [`Screen::columns`] to a row.
-    pub cells: Vec<CellView>,
+    pub cells: Cells,
     /// Cells in a row.
     pub columns: usize,
     /// Whether the game is over.
@@ -339,6 +343,20 @@ impl Screen {
         heading: String,
         link: impl Fn(Choice<G::Move>) -> Option<Target>,
     ) -> Screen {
+        Screen::edited(target, view, depth, heading, link, |_| {})
+    }
+
+    /// [`Screen::new`], its cells changed by `edit` before they are
+    /// packed ([`Cells`]): an edition that marks cells (the analysis's
+    /// verdicts, the computer's last move) packs each screen once.
+    pub fn edited<G: Game>(
+        target: Target,
+        view: View<G>,
+        depth: u32,
+        heading: String,
+        link: impl Fn(Choice<G::Move>) -> Option<Target>,
+        edit: impl FnOnce(&mut [CellView]),
+    ) -> Screen {
         let position = view.position;
         let over = position.is_over();
         let (rows, columns) = position.grid();
@@ -346,7 +364,7 @@ impl Screen {
         for (cell, choice) in view.choices() {
             links[cell] = link(choice);
         }
-        let cells = links
+        let mut cells: Vec<CellView> = links
             .into_iter()
             .enumerate()
             .map(|(index, link)| {
@@ -364,6 +382,7 @@ impl Screen {
                 CellView::new(link, look.with_words(label, face.label).interned())
             })
             .collect();
+        edit(&mut cells);
         let mut title = String::with_capacity(80);
         view.push_title(&mut title);
         Screen {
@@ -371,7 +390,7 @@ impl Screen {
             title,
             heading,
             lines: position.remark().into_iter().map(Cow::into_owned).collect(),
-            cells,
+            cells: Cells::new(&cells, columns),
             columns,
             over,
             depth,
@@ -380,8 +399,8 @@ impl Screen {
     }
 
     /// The cells in rows, top row first.
-    pub fn rows(&self) -> std::slice::Chunks<'_, CellView> {
-        self.cells.chunks(self.columns)
+    pub fn rows(&self) -> cells::Rows<'_> {
+        self.cells.rows()
     }
 
     /// The nav links a book shows: those inside the edition, once the game
@@ -491,7 +510,7 @@ impl Edition {
     fn find_used_images(&self) -> Vec<&'static str> {
         let mut used = vec![false; self.images.len()];
         let mut missing = used.len();
-        for c in self.screens.iter().flat_map(|s| &s.cells) {
+        for c in self.screens.iter().flat_map(|s| s.cells.iter()) {
             if !std::mem::replace(&mut used[c.look.image], true) {
                 missing -= 1;
                 if missing == 0 {
@@ -537,9 +556,8 @@ impl Edition {
                 .book_nav()
                 .map(|(t, words)| (Link::Here(follow(t)), words))
                 .collect();
-            for cell in &mut s.cells {
-                *cell = cell.with_link(cell.link().map(follow));
-            }
+            s.cells
+                .map_links(|cell| cell.with_link(cell.link().map(follow)));
             s
         };
         // As books compare it: its target cleared too.

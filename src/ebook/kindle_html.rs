@@ -323,14 +323,14 @@ mod tests {
                 b.target.anchor()
             );
             for c in 0..3 {
-                let column: Vec<&CellView> = b.cells[c..].iter().step_by(3).collect();
+                let column: Vec<CellView> = b.cells.column(c).collect();
                 assert_eq!(column.len(), 4, "the air and three levels");
                 want += "<td>";
                 let pictures: Vec<String> = match column[0].link() {
                     Some(target) => {
                         want += &format!("<a href=\"#{}\">", target.anchor());
                         let quiet = column[1..].iter().map(|cell| image(cell, ""));
-                        [image(column[0], column[0].look.label)]
+                        [image(&column[0], column[0].look.label)]
                             .into_iter()
                             .chain(quiet)
                             .collect()

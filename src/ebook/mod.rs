@@ -83,7 +83,7 @@ fn rounds_screens(book: &Edition) -> bool {
     let links: usize = book
         .screens
         .iter()
-        .map(|s| s.cells.iter().filter(|c| c.link().is_some()).count() + s.book_nav().count())
+        .map(|s| s.cells.link_count() + s.book_nav().count())
         .sum();
     links * 10 >= ROUND_LINKS_PER_SCREEN * book.screens.len()
 }

@@ -302,11 +302,7 @@ impl Layout<'_, '_> {
         // Each row as high as its tallest image, for a cell's width of 1.
         let rows: Vec<f32> = screen
             .rows()
-            .map(|row| {
-                row.iter()
-                    .map(|c| self.aspects[c.look.image])
-                    .fold(0.0, f32::max)
-            })
+            .map(|row| row.map(|c| self.aspects[c.look.image]).fold(0.0, f32::max))
             .collect();
         let high: f32 = rows.iter().sum();
         // As large as the page allows: the grid fills the width inside the

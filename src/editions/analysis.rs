@@ -9,7 +9,7 @@
 
 use crate::game::{Game, Note, Outcome, Verdict, Weighing};
 use crate::output::OutFile;
-use crate::screen::{Edition, Link, Look, Screen, Target};
+use crate::screen::{CellView, Edition, Link, Look, Screen, Target};
 use crate::solver::Solver;
 use crate::view::{self, Choice, View};
 
@@ -196,9 +196,6 @@ pub fn screen<G: Game>(
     } else {
         board.analysis_heading(view.picked, &value(solver, board))
     };
-    let mut s = Screen::new(Target::page(view.key()), view, depth, heading, |c| {
-        Some(Target::page(view.after(c).key()))
-    });
     let choices = choice_verdicts(solver, view);
     // Picking up a piece that cannot move is never the best choice.
     let stuck = |c: Choice<G::Move>| match c {
@@ -210,29 +207,40 @@ pub fn screen<G: Game>(
         .map(|(_, _, v)| v.rank())
         .max();
     let mut counts = Vec::new();
-    for (cell, choice, verdict) in choices {
-        let note = Note {
-            verdict,
-            best: Some(verdict.rank()) == best && !stuck(choice),
-        };
-        let image = view.noted_image(cell, note);
-        let cell_view = &mut s.cells[cell];
-        let old = cell_view.look;
-        if G::WEIGHING == Weighing::Verdict {
-            // A verdict's words follow from the note alone, so its look
-            // does from the cell's old look, the picture and the note:
-            // worked out once a thread (a chess analysis notes tens of
-            // thousands of cells with a few thousand looks).
-            cell_view.look = noted(old, image, note, |said| G::push_verdict(verdict, said));
-            continue;
+    let note_cells = |cells: &mut [CellView]| {
+        for (cell, choice, verdict) in choices {
+            let note = Note {
+                verdict,
+                best: Some(verdict.rank()) == best && !stuck(choice),
+            };
+            let image = view.noted_image(cell, note);
+            let cell_view = &mut cells[cell];
+            let old = cell_view.look;
+            if G::WEIGHING == Weighing::Verdict {
+                // A verdict's words follow from the note alone, so its look
+                // does from the cell's old look, the picture and the note:
+                // worked out once a thread (a chess analysis notes tens of
+                // thousands of cells with a few thousand looks).
+                cell_view.look = noted(old, image, note, |said| G::push_verdict(verdict, said));
+                continue;
+            }
+            // What a puzzle's choice leaves.
+            let mut said = String::with_capacity(24);
+            push_leaves(&mut said, solver, view, choice, verdict);
+            cell_view.look = noted_look(old, image, note, &said);
+            let best = if note.best { ", the best" } else { "" };
+            counts.push(format!("{}: {said}{best}", G::cell_name(cell)));
         }
-        // What a puzzle's choice leaves.
-        let mut said = String::with_capacity(24);
-        push_leaves(&mut said, solver, view, choice, verdict);
-        cell_view.look = noted_look(old, image, note, &said);
-        let best = if note.best { ", the best" } else { "" };
-        counts.push(format!("{}: {said}{best}", G::cell_name(cell)));
-    }
+    };
+    let link = |c| Some(Target::page(view.after(c).key()));
+    let mut s = Screen::edited(
+        Target::page(view.key()),
+        view,
+        depth,
+        heading,
+        link,
+        note_cells,
+    );
     if !counts.is_empty() {
         // A puzzle's counts run past what a cell's picture can say: they
         // are one line too, short enough to leave the board on the screen.
@@ -602,7 +610,7 @@ the top left); a game record numbers tic-tac-toe's squares from 1 to 9\",\"posit
                         }
                     };
                     assert_eq!(best, total == here, "{p:?}: {words:?}, heading {here}");
-                    let cell = &s.cells[p.choices()[i].0];
+                    let cell = &s.cells.get(p.choices()[i].0);
                     assert_eq!(cell.look.note.unwrap().best, best);
                     let image = Hanoi::IMAGES[cell.look.image];
                     assert_eq!(best, image == "hab" || image.starts_with("hf"), "{image}");
@@ -706,8 +714,8 @@ the top left); a game record numbers tic-tac-toe's squares from 1 to 9\",\"posit
         }
         let s = screen(&solver, View::of(corner), 0, "two-player");
         assert_eq!(s.heading, "O to move: draw with best play");
-        assert_eq!(s.cells[4].look.label, "centre: place O, draw");
-        assert!(s.cells[4].look.note.unwrap().best);
-        assert!(!s.cells[1].look.note.unwrap().best);
+        assert_eq!(s.cells.get(4).look.label, "centre: place O, draw");
+        assert!(s.cells.get(4).look.note.unwrap().best);
+        assert!(!s.cells.get(1).look.note.unwrap().best);
     }
 }

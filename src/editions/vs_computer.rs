@@ -17,7 +17,7 @@ use rand_core::SeedableRng;
 use crate::game::{Game, Outcome, Side};
 use crate::graph::StateGraph;
 use crate::opponent::{self, Level, Rng};
-use crate::screen::{Edition, Link, Look, Screen, Target};
+use crate::screen::{CellView, Edition, Link, Look, Screen, Target};
 use crate::solver::Solver;
 use crate::view::{Choice, View};
 
@@ -297,21 +297,19 @@ impl<G: Game> Match<G> {
             _ => self.heading(board),
         };
         let at = self.page(view, reply);
-        let mut s = Screen::new(at, view, depth, heading, |choice| match choice {
+        let link = |choice| match choice {
             Choice::Move(square) => self.follow(board, square).map(|(b, r)| self.reached(b, r)),
             Choice::Pick(_) | Choice::Back => Some(self.page(view.after(choice), reply)),
-        });
-        // The title says what the heading says ("The computer wins", not
-        // "O wins"), then the position.
-        if let Some(rest) = s.title.strip_prefix(board.heading(None).as_str()) {
-            s.title = format!("{}{rest}", s.heading);
-        }
+        };
         // The computer's last move is marked on the board, and a screen
         // reader hears it on its square.
         // (Not where a piece picked up may go: that cell says so.)
-        if let Some(square) = reply.filter(|&m| s.cells[G::cell(m)].link().is_none()) {
+        let mark = |cells: &mut [CellView]| {
+            let Some(square) = reply.filter(|&m| cells[G::cell(m)].link().is_none()) else {
+                return;
+            };
             let index = G::cell(square);
-            let cell = &mut s.cells[index];
+            let cell = &mut cells[index];
             let old = *cell.look;
             let look = Look {
                 image: board.last_move_image(index),
@@ -320,6 +318,12 @@ impl<G: Game> Match<G> {
             let label = format!("{}, {LAST_MOVE}", old.label);
             let holds = format!("{}, {LAST_MOVE}", old.holds);
             cell.look = look.with_words(label.into(), holds.into()).interned();
+        };
+        let mut s = Screen::edited(at, view, depth, heading, link, mark);
+        // The title says what the heading says ("The computer wins", not
+        // "O wins"), then the position.
+        if let Some(rest) = s.title.strip_prefix(board.heading(None).as_str()) {
+            s.title = format!("{}{rest}", s.heading);
         }
         // One paragraph under the heading, so the board keeps the room:
         // what the computer just did, the board's remark if it has one
@@ -584,7 +588,7 @@ mod tests {
                     let line = match reply {
                         Some(sq) => {
                             assert_eq!(b.cell(sq), computer, "{b}");
-                            let view = &screen.cells[sq.index()];
+                            let view = &screen.cells.get(sq.index());
                             let mark = if computer == Cell::Taken(Player::X) {
                                 "x"
                             } else {
@@ -1035,13 +1039,13 @@ mod tests {
                                 picked: Some(h),
                             };
                             let up = by[&game.page(view, reply)];
-                            assert_eq!(page.cells[h].link(), Some(up.target));
-                            assert_eq!(up.cells[h].link(), Some(at), "back to its board");
+                            assert_eq!(page.cells.get(h).link(), Some(up.target));
+                            assert_eq!(up.cells.get(h).link(), Some(at), "back to its board");
                             let heap = (h / 4) as u8;
                             for k in 0..board.heaps[usize::from(heap)] {
                                 let mov = (heap, k);
                                 let next = game.target(board, mov).expect("a page after it");
-                                let link = up.cells[Heaps::cell(mov)].link();
+                                let link = up.cells.get(Heaps::cell(mov)).link();
                                 let after = board.play(mov).unwrap();
                                 let reply = game.replies.get(&after).copied();
                                 assert_eq!(link, Some(game.reached(next, reply)));

@@ -432,7 +432,7 @@ mod tests {
                 .collect();
             assert_eq!(columns.len(), 3, "{board}");
             for (c, column) in columns.iter().enumerate() {
-                let pictures = match b.cells[c].link() {
+                let pictures = match b.cells.get(c).link() {
                     Some(target) => {
                         let rest = column.strip_prefix("<a filepos=").unwrap();
                         let (at, rest) = rest.split_once('>').unwrap();

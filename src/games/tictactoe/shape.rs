@@ -316,14 +316,14 @@ mod tests {
         });
         let rows: Vec<Vec<&str>> = s
             .rows()
-            .map(|r| r.iter().map(|c| IMAGES[c.look.image]).collect())
+            .map(|r| r.map(|c| IMAGES[c.look.image]).collect())
             .collect();
         assert_eq!(rows, [["o", "e", "x"], ["e", "x", "e"], ["e", "e", "e"]]);
-        assert_eq!(s.cells[1].look.label, "top middle: place O");
-        assert_eq!(s.cells[0].look.label, "top left: O");
-        assert_eq!(s.cells[0].link(), None);
+        assert_eq!(s.cells.get(1).look.label, "top middle: place O");
+        assert_eq!(s.cells.get(0).look.label, "top left: O");
+        assert_eq!(s.cells.get(0).link(), None);
         let after = b.play(Square::new(8).unwrap()).unwrap();
-        assert_eq!(s.cells[8].link(), Some(Target::page(after.id())));
+        assert_eq!(s.cells.get(8).link(), Some(Target::page(after.id())));
         assert_eq!(
             s.title,
             "O to move: O top left, X top right, X centre - Tic-tac-toe"
