@@ -16,6 +16,43 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> 
     items.par_iter().map(f).collect()
 }
 
+/// [`map`] of a few jobs of very unequal size (the editions), heaviest
+/// first by `weight`: each thread takes the heaviest job left when it is
+/// free, so the largest job does not start last and leave the other
+/// cores idle while one finishes it alone (a plain [`map`] splits the
+/// list in halves, in its order). Jobs of equal weight go in list order.
+/// The output is in input order.
+pub fn map_heaviest_first<T: Sync, R: Send>(
+    items: &[T],
+    weight: impl Fn(&T) -> u64,
+    f: impl Fn(&T) -> R + Sync + Send,
+) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Mutex, PoisonError};
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(weight(&items[i])));
+    let next = AtomicUsize::new(0);
+    let done: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    let take = || {
+        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let made = f(&items[i]);
+            *done[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(made);
+        }
+    };
+    rayon::scope(|s| {
+        for _ in 1..rayon::current_num_threads().min(items.len()) {
+            s.spawn(|_| take());
+        }
+        take();
+    });
+    done.into_iter()
+        .map(|m| {
+            let made = m.into_inner().unwrap_or_else(PoisonError::into_inner);
+            made.expect("every job ran")
+        })
+        .collect()
+}
+
 /// Sorts `items` on every core. Equal items may change places, so only
 /// for items that are all different (or where that cannot be seen).
 pub fn sort_unstable<T: Ord + Send>(items: &mut [T]) {
@@ -39,6 +76,31 @@ mod tests {
             super::map(&v, |x| x * 2),
             v.iter().map(|x| x * 2).collect::<Vec<_>>()
         );
+    }
+
+    /// The heaviest job starts first, and the output is in input order
+    /// whatever the weights.
+    #[test]
+    fn heaviest_first_starts_the_heaviest_and_keeps_order() {
+        use std::sync::Mutex;
+        let v: Vec<u64> = (0..24).collect();
+        let started = Mutex::new(Vec::new());
+        let out = super::map_heaviest_first(
+            &v,
+            |&x| (x * 7) % 24,
+            |&x| {
+                started.lock().unwrap().push(x);
+                std::thread::sleep(std::time::Duration::from_micros(100 * ((x * 7) % 24)));
+                super::map(&[x, x + 1], |y| y * 2)
+            },
+        );
+        let want: Vec<Vec<u64>> = v.iter().map(|&x| vec![x * 2, x * 2 + 2]).collect();
+        assert_eq!(out, want);
+        let heaviest = v.iter().copied().max_by_key(|&x| (x * 7) % 24).unwrap();
+        assert!(
+            started.lock().unwrap()[..rayon::current_num_threads().min(24)].contains(&heaviest)
+        );
+        assert!(super::map_heaviest_first(&[] as &[u64], |_| 0, |&x| x).is_empty());
     }
 
     #[test]

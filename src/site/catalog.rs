@@ -18,6 +18,7 @@ use crate::games::chess::{Ending, challenge};
 use crate::games::chess::{Mate, MateRules, Queen, Rook};
 use crate::games::hanoi::{self, Hanoi};
 use crate::games::tictactoe::{Board, Rules};
+use crate::graph::StateGraph;
 use crate::html::SiteWords;
 use crate::map::{self, Map};
 use crate::screen::Edition;
@@ -103,7 +104,16 @@ pub trait SolvedGame: Send + Sync {
 }
 
 /// Makes one edition, from what its game solved.
-pub type EditionMaker<'a> = Box<dyn Fn() -> Edition + Send + Sync + 'a>;
+pub struct EditionMaker<'a> {
+    /// About how much making and writing it costs, to start the largest
+    /// first ([`crate::par::map_heaviest_first`]): the cells of its
+    /// graph's positions, each drawn on a board's grid (a chess ending's
+    /// few thousand positions of 72 cells outweigh tic-tac-toe's 5,478 of
+    /// nine).
+    pub weight: u64,
+    /// Makes it.
+    pub make: Box<dyn Fn() -> Edition + Send + Sync + 'a>,
+}
 
 /// Makes one map of a whole game, drawn by `map` from its [`Game::MAP`].
 pub struct MapMaker<'a> {
@@ -115,9 +125,17 @@ pub struct MapMaker<'a> {
     pub make: Box<dyn Fn() -> Map + Send + Sync + 'a>,
 }
 
-/// [`EditionMaker`] of a closure: spares each entry the box and its type.
-fn edition<'a>(make: impl Fn() -> Edition + Send + Sync + 'a) -> EditionMaker<'a> {
-    Box::new(make)
+/// [`EditionMaker`] of a closure making an edition of `graph`: spares
+/// each entry the box, its type and its weight.
+fn edition<'a, G: Game>(
+    graph: &StateGraph<G>,
+    make: impl Fn() -> Edition + Send + Sync + 'a,
+) -> EditionMaker<'a> {
+    let (rows, columns) = graph.root().grid();
+    EditionMaker {
+        weight: (graph.len() * rows * columns) as u64,
+        make: Box::new(make),
+    }
 }
 
 /// The games of the site, in the order the home page, the book list and
@@ -168,11 +186,15 @@ impl Solved {
     /// reaches first.
     pub fn each_edition<R: Send>(&self, then: impl Fn(Edition) -> R + Sync + Send) -> Vec<R> {
         let makers: Vec<EditionMaker> = self.games.iter().flat_map(|g| g.editions()).collect();
-        // Each edition on its own job, on every core.
-        let mut made = crate::par::map(&makers, |make| {
-            let edition = make();
-            (edition.print_only, then(edition))
-        });
+        // Each edition on its own job, on every core, the largest first.
+        let mut made = crate::par::map_heaviest_first(
+            &makers,
+            |m| m.weight,
+            |m| {
+                let edition = (m.make)();
+                (edition.print_only, then(edition))
+            },
+        );
         // A stable sort: each group keeps the list's order.
         made.sort_by_key(|(print_only, _)| *print_only);
         made.into_iter().map(|(_, r)| r).collect()
@@ -220,10 +242,16 @@ impl SolvedGame for SolvedTicTacToe {
     fn editions(&self) -> Vec<EditionMaker<'_>> {
         let SolvedTicTacToe { solver, games } = self;
         vec![
-            edition(|| two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS))),
-            edition(|| vs_computer::edition(VS_COMPUTER, solver, games)),
-            edition(|| analysis::edition(ANALYSIS, solver, TWO_PLAYER)),
-            edition(|| gamebook::edition(GAMEBOOK, solver)),
+            edition(solver.graph(), || {
+                two_player::edition(TWO_PLAYER, solver.graph(), Some(ANALYSIS))
+            }),
+            edition(solver.graph(), || {
+                vs_computer::edition(VS_COMPUTER, solver, games)
+            }),
+            edition(solver.graph(), || {
+                analysis::edition(ANALYSIS, solver, TWO_PLAYER)
+            }),
+            edition(solver.graph(), || gamebook::edition(GAMEBOOK, solver)),
         ]
     }
 
@@ -269,8 +297,12 @@ impl SolvedGame for SolvedHanoi {
     fn editions(&self) -> Vec<EditionMaker<'_>> {
         let solver = &self.0;
         vec![
-            edition(|| two_player::edition(HANOI, solver.graph(), Some(HANOI_ANALYSIS))),
-            edition(|| analysis::edition(HANOI_ANALYSIS, solver, HANOI)),
+            edition(solver.graph(), || {
+                two_player::edition(HANOI, solver.graph(), Some(HANOI_ANALYSIS))
+            }),
+            edition(solver.graph(), || {
+                analysis::edition(HANOI_ANALYSIS, solver, HANOI)
+            }),
         ]
     }
 
@@ -317,10 +349,16 @@ impl SolvedGame for SolvedChess {
     fn editions(&self) -> Vec<EditionMaker<'_>> {
         let SolvedChess { queen, rook } = self;
         vec![
-            edition(|| two_player::edition(KQK, queen.graph(), Some(KQK_ANALYSIS))),
-            edition(|| analysis::edition(KQK_ANALYSIS, queen, KQK)),
-            edition(|| two_player::edition(KRK, rook.graph(), Some(KRK_ANALYSIS))),
-            edition(|| analysis::edition(KRK_ANALYSIS, rook, KRK)),
+            edition(queen.graph(), || {
+                two_player::edition(KQK, queen.graph(), Some(KQK_ANALYSIS))
+            }),
+            edition(queen.graph(), || {
+                analysis::edition(KQK_ANALYSIS, queen, KQK)
+            }),
+            edition(rook.graph(), || {
+                two_player::edition(KRK, rook.graph(), Some(KRK_ANALYSIS))
+            }),
+            edition(rook.graph(), || analysis::edition(KRK_ANALYSIS, rook, KRK)),
         ]
     }
 
@@ -344,5 +382,26 @@ impl Solved {
             kqk: challenge::Rules::default_for(Ending::Kqk, 0),
             krk: challenge::Rules::default_for(Ending::Krk, 0),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chess endings, whose books take longest, start first: their
+    /// editions weigh the most, and those of a game weigh alike.
+    #[test]
+    fn the_chess_editions_weigh_the_most() {
+        let solved = Solved::defaults(4);
+        let weights: Vec<Vec<u64>> = (solved.games.iter())
+            .map(|g| g.editions().iter().map(|m| m.weight).collect())
+            .collect();
+        let [tictactoe, hanoi, chess] = &weights[..] else {
+            panic!("three games: {weights:?}");
+        };
+        let lightest_chess = chess.iter().min().unwrap();
+        assert!(tictactoe.iter().chain(hanoi).all(|w| w < lightest_chess), "{weights:?}");
+        assert!(hanoi.iter().all(|w| w < &tictactoe[0]), "{weights:?}");
     }
 }
