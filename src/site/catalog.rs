@@ -330,10 +330,13 @@ impl Entry for ChessEndings {
     /// If the options' starts do not start a challenge: the command line
     /// checks them first ([`MateRules::new`]).
     fn solve(&self, options: &Options, steps: &mut Steps) -> Box<dyn SolvedGame> {
-        let queen = MateRules::<Queen>::new(options.kqk).expect("a KQK start, checked");
-        let rook = MateRules::<Rook>::new(options.krk).expect("a KRK start, checked");
+        // Each ending whole on its own job: its tablebase (the retrograde
+        // analysis, a third of its time), then its challenge.
         let (queen, rook) = steps.time("solve the chess endings", || {
-            crate::par::join(|| Solver::with_rules(queen), || Solver::with_rules(rook))
+            crate::par::join(
+                || Solver::with_rules(MateRules::<Queen>::new(options.kqk).expect("KQK, checked")),
+                || Solver::with_rules(MateRules::<Rook>::new(options.krk).expect("KRK, checked")),
+            )
         });
         Box::new(SolvedChess { queen, rook })
     }
@@ -401,7 +404,10 @@ mod tests {
             panic!("three games: {weights:?}");
         };
         let lightest_chess = chess.iter().min().unwrap();
-        assert!(tictactoe.iter().chain(hanoi).all(|w| w < lightest_chess), "{weights:?}");
+        assert!(
+            tictactoe.iter().chain(hanoi).all(|w| w < lightest_chess),
+            "{weights:?}"
+        );
         assert!(hanoi.iter().all(|w| w < &tictactoe[0]), "{weights:?}");
     }
 }
