@@ -258,6 +258,31 @@ impl Packed {
     fn iter(&self) -> impl Iterator<Item = Unpacked<'_>> + '_ {
         self.pieces.iter().map(|p| Unpacked(p.iter()))
     }
+
+    /// Each piece's numbers, each piece freed once it is read: a text's
+    /// symbols go as its last parse makes its phrases, so the two are
+    /// never held whole at once.
+    fn into_pieces(self) -> impl Iterator<Item = OwnedUnpacked> {
+        (self.pieces.into_iter()).map(|piece| OwnedUnpacked { piece, at: 0 })
+    }
+}
+
+/// One piece of a [`Packed`], its numbers as they were pushed, the piece
+/// freed when this is dropped.
+struct OwnedUnpacked {
+    piece: Box<[u16]>,
+    at: usize,
+}
+
+impl Iterator for OwnedUnpacked {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        let mut rest = Unpacked(self.piece.get(self.at..)?.iter());
+        let n = rest.next()?;
+        self.at = self.piece.len() - rest.0.len();
+        Some(n)
+    }
 }
 
 /// One piece of a [`Packed`], its numbers as they were pushed.
@@ -1099,6 +1124,17 @@ fn parse_longest(tokens: &Tokens, trie: &Trie) -> Packed {
 /// two shorter phrases cost fewer bits. Only every `step`-th piece is
 /// parsed (1: all of them).
 fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize) -> Packed {
+    parse_cheapest_of(tokens, tokens.pieces().step_by(step), trie, bits)
+}
+
+/// [`parse_cheapest`] of `pieces`, each a piece's symbols, which may be
+/// [`Tokens::symbols`] taken out of `tokens` ([`Packed::into_pieces`]).
+fn parse_cheapest_of<I: IntoIterator<Item = u32>>(
+    tokens: &Tokens,
+    pieces: impl Iterator<Item = I>,
+    trie: &Trie,
+    bits: &[Option<u8>],
+) -> Packed {
     let mut s = Vec::new();
     // From each place to the end: the fewest bits, and the first phrase
     // and how many raw phrases it spans.
@@ -1106,7 +1142,7 @@ fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize
     let mut parsed = Packed::default();
     let mut out = Vec::new();
     let coded = trie.coded(bits);
-    for symbols in tokens.pieces().step_by(step) {
+    for symbols in pieces {
         {
             tokens.spell(symbols, &mut s);
             best.clear();
@@ -1574,7 +1610,7 @@ pub(crate) fn compress_read(cutter: Cutter, limits: Limits) -> Compressed {
     for _ in 0..if small { 2 } else { 1 } {
         bits = pruned(&tokens, &trie, &grammar, &bits, step, limits.min_longest);
     }
-    coded(&tokens, &grammar, &trie, &bits, limits.min_longest)
+    coded(tokens, &grammar, &trie, &bits, limits.min_longest)
 }
 
 /// Each phrase's code length guessed from the sample as the pairs left it
@@ -1592,14 +1628,19 @@ fn guessed(grammar: &Grammar, min_longest: u8) -> Vec<Option<u8>> {
 
 /// The text parsed the cheapest way under `bits`, its entries, and the
 /// code made for what they use: the records and the tables.
-fn coded(
-    tokens: &Tokens,
+fn coded<'a>(
+    mut tokens: Tokens<'a>,
     grammar: &Grammar,
     trie: &Trie,
     bits: &[Option<u8>],
     min_longest: u8,
 ) -> Compressed {
-    let parsed = parse_cheapest(tokens, trie, bits, 1);
+    // The symbols go as the phrases come: a large book's text holds
+    // millions of each.
+    let symbols = std::mem::take(&mut tokens.symbols).into_pieces();
+    let tokens = &tokens;
+    let pieces = symbols.map(|p| p.map(unpack_symbol));
+    let parsed = parse_cheapest_of(tokens, pieces, trie, bits);
     let raw = tokens.phrases.len();
     let entries = Entries::new(grammar, &parsed);
     let uses = &entries.uses;
@@ -2024,8 +2065,8 @@ mod tests {
             .count();
         assert!(left_out > 0);
         assert!((0..grammar.raw as usize).all(|p| pruned[p].is_some()));
-        let before = coded(&tokens, &grammar, &trie, &guess, 16);
-        let after = coded(&tokens, &grammar, &trie, &pruned, 16);
+        let before = coded(Tokens::cut(&pieces, 127), &grammar, &trie, &guess, 16);
+        let after = coded(tokens, &grammar, &trie, &pruned, 16);
         assert!(
             after.len() < before.len(),
             "{} vs {}",
