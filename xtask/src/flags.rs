@@ -635,4 +635,42 @@ mod tests {
         // 3; record encode and decode 1 each; endgame 1.
         assert_eq!(checked, 3 * (3 * 15 + 1 + 3 + 2 + 1));
     }
+
+    /// The README's table of flags gives each number `build-site` takes by
+    /// default as clap does (it said 0 and 1 spare moves for the chess
+    /// challenges, whose defaults are 1 and 2).
+    #[test]
+    fn the_readme_gives_each_flags_default() {
+        let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+        let table = readme.split("## Flags").nth(1).expect("a section of flags");
+        let command = Cli::command();
+        let build = command.find_subcommand("build-site").expect("build-site");
+        let mut checked = 0;
+        for row in table.lines().take_while(|l| !l.starts_with("## ")) {
+            let cells: Vec<&str> = row.split(" | ").collect();
+            let Some(name) = cells[0]
+                .strip_prefix("| `--")
+                .and_then(|n| n.split([' ', '`']).next())
+            else {
+                continue;
+            };
+            let said = cells
+                .last()
+                .unwrap()
+                .trim_end_matches(" |")
+                .replace(',', "");
+            let Ok(said) = said.parse::<u64>() else {
+                continue;
+            };
+            let arg = (build.get_arguments())
+                .find(|a| a.get_long() == Some(name))
+                .unwrap_or_else(|| panic!("the README names --{name}, which build-site lacks"));
+            let default: Vec<String> = (arg.get_default_values().iter())
+                .map(|v| v.to_string_lossy().into_owned())
+                .collect();
+            assert_eq!(default, [said.to_string()], "--{name}");
+            checked += 1;
+        }
+        assert!(checked >= 8, "{checked} numbers checked");
+    }
 }
