@@ -78,28 +78,32 @@ mod tests {
         );
     }
 
-    /// The heaviest job starts first, and the output is in input order
-    /// whatever the weights.
+    /// Jobs start heaviest first, equal weights in list order (on one
+    /// thread, the exact order), and the output is in input order
+    /// whatever the weights and threads.
     #[test]
     fn heaviest_first_starts_the_heaviest_and_keeps_order() {
         use std::sync::Mutex;
         let v: Vec<u64> = (0..24).collect();
+        let weight = |x: &u64| (x * 7) % 12;
         let started = Mutex::new(Vec::new());
-        let out = super::map_heaviest_first(
-            &v,
-            |&x| (x * 7) % 24,
-            |&x| {
+        let run = || {
+            super::map_heaviest_first(&v, weight, |&x| {
                 started.lock().unwrap().push(x);
-                std::thread::sleep(std::time::Duration::from_micros(100 * ((x * 7) % 24)));
                 super::map(&[x, x + 1], |y| y * 2)
-            },
-        );
+            })
+        };
         let want: Vec<Vec<u64>> = v.iter().map(|&x| vec![x * 2, x * 2 + 2]).collect();
-        assert_eq!(out, want);
-        let heaviest = v.iter().copied().max_by_key(|&x| (x * 7) % 24).unwrap();
-        assert!(
-            started.lock().unwrap()[..rayon::current_num_threads().min(24)].contains(&heaviest)
-        );
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        assert_eq!(one.install(run), want);
+        let mut order = v.clone();
+        order.sort_by_key(|x| std::cmp::Reverse(weight(x)));
+        assert_eq!(*started.lock().unwrap(), order);
+        assert_eq!(order[..2], [5, 17], "ties in list order");
+        assert_eq!(run(), want);
         assert!(super::map_heaviest_first(&[] as &[u64], |_| 0, |&x| x).is_empty());
     }
 

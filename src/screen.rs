@@ -23,7 +23,7 @@ use crate::view::{Choice, View};
 
 mod cells;
 
-pub use cells::{Cells, Iter as CellIter};
+pub use cells::{Cells, Iter as CellIter, Rows as CellRows};
 
 /// The one function that names a page: a page's key in lower-case hex
 /// without leading zeros (the 2009 post's anchors), onto `out`. The page
@@ -145,11 +145,11 @@ pub enum Link {
 
 /// One cell as a screen shows it: where it leads, and how it looks.
 ///
-/// A cell is 16 bytes, its link packed and its look shared: a chess
-/// edition holds thousands of screens of 72 cells, nearly all of them a
-/// few dozen looks (an empty square, a king), and each format reads
-/// every screen more than once, so holding each cell's words whole cost
-/// about 100 MB a build.
+/// A cell is 16 bytes, its link packed and its look shared: nearly all
+/// of a chess edition's cells are a few dozen looks (an empty square, a
+/// king), and holding each cell's words whole cost about 100 MB a build.
+/// A screen holds its cells packed smaller still ([`Cells`]), and gives
+/// them back as these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CellView {
     /// Where selecting it leads ([`CellView::link`]), packed: a page's
@@ -158,6 +158,33 @@ pub struct CellView {
     /// Its picture and words, the same value for every cell that looks
     /// and reads alike ([`Look::interned`]).
     pub look: &'static Look,
+}
+
+/// A cell's link as [`CellView`] packs it.
+///
+/// # Panics
+/// If a page's key does not fit in 48 bits.
+fn pack_link(link: Option<Target>) -> u64 {
+    match link {
+        None => NO_LINK,
+        Some(Target::Contents) => TO_CONTENTS,
+        Some(Target::Page { game, key }) => {
+            assert!(key < (1 << 48) - 2, "a page key of 48 bits");
+            u64::from(game) << 48 | key
+        }
+    }
+}
+
+/// A link [`pack_link`] packed, as it was.
+fn unpack_link(packed: u64) -> Option<Target> {
+    match packed {
+        NO_LINK => None,
+        TO_CONTENTS => Some(Target::Contents),
+        packed => Some(Target::Page {
+            game: (packed >> 48) as u16,
+            key: packed & ((1 << 48) - 1),
+        }),
+    }
 }
 
 /// A packed link to nowhere, and to the contents.
@@ -171,27 +198,15 @@ impl CellView {
     /// If a page's key does not fit in 48 bits: a game's key has 32, and
     /// a reply against the computer 16 above them.
     pub fn new(link: Option<Target>, look: &'static Look) -> CellView {
-        let link = match link {
-            None => NO_LINK,
-            Some(Target::Contents) => TO_CONTENTS,
-            Some(Target::Page { game, key }) => {
-                assert!(key < (1 << 48) - 2, "a page key of 48 bits");
-                u64::from(game) << 48 | key
-            }
-        };
-        CellView { link, look }
+        CellView {
+            link: pack_link(link),
+            look,
+        }
     }
 
     /// Where selecting it leads, if anywhere.
     pub fn link(&self) -> Option<Target> {
-        match self.link {
-            NO_LINK => None,
-            TO_CONTENTS => Some(Target::Contents),
-            packed => Some(Target::Page {
-                game: (packed >> 48) as u16,
-                key: packed & ((1 << 48) - 1),
-            }),
-        }
+        unpack_link(self.link)
     }
 
     /// The cell linking to `link` instead.
@@ -399,7 +414,7 @@ impl Screen {
     }
 
     /// The cells in rows, top row first.
-    pub fn rows(&self) -> cells::Rows<'_> {
+    pub fn rows(&self) -> CellRows<'_> {
         self.cells.rows()
     }
 
@@ -556,8 +571,7 @@ impl Edition {
                 .book_nav()
                 .map(|(t, words)| (Link::Here(follow(t)), words))
                 .collect();
-            s.cells
-                .map_links(|cell| cell.with_link(cell.link().map(follow)));
+            s.cells.map_links(follow);
             s
         };
         // As books compare it: its target cleared too.

@@ -219,9 +219,10 @@ const BYTE: u32 = 1 << 31;
 
 /// Pieces of numbers, packed in `u16`s: a number below `u16::MAX` is one,
 /// any other `u16::MAX` and its two halves. A book's text is millions of
-/// symbols, and then of phrases, held while it is coded, nearly all of
-/// them below 65,535: packed, they take half the memory of `u32`s, so a
-/// large book's coding peaks about 15 MB lower.
+/// symbols, and then of phrases, held while it is coded (the symbols
+/// until its last parse, which frees each piece's as it goes), nearly all
+/// of them below 65,535: packed, they take half the memory of `u32`s, so
+/// a large book's coding peaks about 15 MB lower.
 #[derive(Default)]
 struct Packed {
     /// Each piece, allocated to its size: one vector of them all would
@@ -325,7 +326,7 @@ struct Tokens<'a> {
     phrases: Vec<Cow<'a, [u8]>>,
     /// Each piece's symbols: a byte (`BYTE` and the byte) or the id of a
     /// run of more than one byte, packed ([`pack_symbol`]): a book's text
-    /// has a million or more, held while it is coded.
+    /// has a million or more, held until its last parse ([`coded`]).
     symbols: Packed,
     /// The phrase of each byte that is one (`u32::MAX` if none).
     bytes: [u32; 256],
@@ -1628,8 +1629,8 @@ fn guessed(grammar: &Grammar, min_longest: u8) -> Vec<Option<u8>> {
 
 /// The text parsed the cheapest way under `bits`, its entries, and the
 /// code made for what they use: the records and the tables.
-fn coded<'a>(
-    mut tokens: Tokens<'a>,
+fn coded(
+    mut tokens: Tokens<'_>,
     grammar: &Grammar,
     trie: &Trie,
     bits: &[Option<u8>],
@@ -1869,6 +1870,8 @@ mod tests {
         assert_eq!(packed.len(), pieces.len());
         let back: Vec<Vec<u32>> = packed.iter().map(Iterator::collect).collect();
         assert_eq!(back, pieces);
+        let taken: Vec<Vec<u32>> = packed.into_pieces().map(Iterator::collect).collect();
+        assert_eq!(taken, pieces);
         for symbol in [BYTE, BYTE | 0x41, BYTE | 0xff, 0, 1, 65_000, 1 << 30] {
             assert_eq!(unpack_symbol(pack_symbol(symbol)), symbol);
         }

@@ -610,7 +610,7 @@ the top left); a game record numbers tic-tac-toe's squares from 1 to 9\",\"posit
                         }
                     };
                     assert_eq!(best, total == here, "{p:?}: {words:?}, heading {here}");
-                    let cell = &s.cells.get(p.choices()[i].0);
+                    let cell = s.cells.get(p.choices()[i].0);
                     assert_eq!(cell.look.note.unwrap().best, best);
                     let image = Hanoi::IMAGES[cell.look.image];
                     assert_eq!(best, image == "hab" || image.starts_with("hf"), "{image}");

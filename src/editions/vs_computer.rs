@@ -588,7 +588,7 @@ mod tests {
                     let line = match reply {
                         Some(sq) => {
                             assert_eq!(b.cell(sq), computer, "{b}");
-                            let view = &screen.cells.get(sq.index());
+                            let view = screen.cells.get(sq.index());
                             let mark = if computer == Cell::Taken(Player::X) {
                                 "x"
                             } else {

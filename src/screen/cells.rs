@@ -18,7 +18,7 @@ use std::sync::{LazyLock, Mutex, PoisonError};
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
-use super::{CellView, Look, NO_LINK};
+use super::{CellView, Look, NO_LINK, Target, pack_link, unpack_link};
 
 /// A row of looks, as a screen shares it.
 type Row = &'static [&'static Look];
@@ -114,27 +114,11 @@ impl Cells {
         self.iter().skip(column).step_by(self.columns().max(1))
     }
 
-    /// Every cell as a [`CellView`] of its own, to change some and make
-    /// [`Cells`] again.
-    pub fn to_vec(&self) -> Vec<CellView> {
-        self.iter().collect()
-    }
-
     /// The same cells, each link replaced by what `follow` makes of it.
-    pub fn map_links(&mut self, follow: impl Fn(CellView) -> CellView) {
-        let columns = self.columns();
-        for (index, link) in self.links.iter_mut() {
-            let i = *index as usize;
-            let cell = CellView {
-                link: *link,
-                look: self.rows[i / columns][i % columns],
-            };
-            let after = follow(cell);
-            assert!(
-                after.link != NO_LINK && std::ptr::eq(after.look, cell.look),
-                "a link is followed, not dropped, and its look kept"
-            );
-            *link = after.link;
+    pub fn map_links(&mut self, mut follow: impl FnMut(Target) -> Target) {
+        for (_, link) in self.links.iter_mut() {
+            let target = unpack_link(*link).expect("a kept link leads somewhere");
+            *link = pack_link(Some(follow(target)));
         }
     }
 }
@@ -227,30 +211,6 @@ impl Iterator for Iter<'_> {
         Some(CellView { link, look })
     }
 
-    /// The cells left, a row at a time: a tight loop for `for_each`,
-    /// which the formats' writers use for every cell they write.
-    fn fold<B, F: FnMut(B, CellView) -> B>(mut self, init: B, mut f: F) -> B {
-        let mut acc = init;
-        loop {
-            for &look in self.row.by_ref() {
-                let link = if self.at == self.next_link {
-                    let link = self.links[0].1;
-                    self.links = &self.links[1..];
-                    self.next_link = self.links.first().map_or(u32::MAX, |l| l.0);
-                    link
-                } else {
-                    NO_LINK
-                };
-                self.at += 1;
-                acc = f(acc, CellView { link, look });
-            }
-            match self.rows.next() {
-                Some(row) => self.row = row.iter(),
-                None => return acc,
-            }
-        }
-    }
-
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = self.row.len() + self.rows.as_slice().iter().map(|r| r.len()).sum::<usize>();
         (n, Some(n))
@@ -304,7 +264,6 @@ fn shared_row(cells: &[CellView]) -> Row {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::screen::Target;
 
     fn look(image: usize) -> &'static Look {
         Look {
@@ -334,7 +293,6 @@ mod tests {
             assert_eq!((cells.len(), cells.columns()), (12, 4));
             assert_eq!(cells.iter().collect::<Vec<_>>(), given);
             assert_eq!(cells.iter().len(), 12);
-            assert_eq!(cells.to_vec(), given);
             for (i, c) in given.iter().enumerate() {
                 assert_eq!(cells.get(i), *c, "cell {i}");
             }
@@ -373,11 +331,17 @@ mod tests {
     fn following_links_changes_only_the_links() {
         let given = some_cells(1);
         let mut cells = Cells::new(&given, 4);
-        let moved = |t: Option<Target>| t.map(|t| Target::page(u64::from(t.game()) + 1000));
-        cells.map_links(|c| c.with_link(moved(c.link())));
+        let moved = |t: Target| match t {
+            Target::Page { game, key } => Target::Page {
+                game: game + 1,
+                key: key + 1000,
+            },
+            Target::Contents => Target::Contents,
+        };
+        cells.map_links(moved);
         for (c, g) in cells.iter().zip(&given) {
             assert!(std::ptr::eq(c.look, g.look));
-            assert_eq!(c.link(), moved(g.link()));
+            assert_eq!(c.link(), g.link().map(moved));
         }
     }
 }

@@ -393,7 +393,8 @@ mod tests {
     use super::*;
 
     /// The chess endings, whose books take longest, start first: their
-    /// editions weigh the most, and those of a game weigh alike.
+    /// editions weigh the most, then tic-tac-toe's, then the Towers of
+    /// Hanoi's at four discs.
     #[test]
     fn the_chess_editions_weigh_the_most() {
         let solved = Solved::defaults(4);
