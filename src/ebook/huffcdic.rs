@@ -230,6 +230,8 @@ struct Packed {
     pieces: Vec<Box<[u16]>>,
     /// The piece being packed.
     scratch: Vec<u16>,
+    /// How many `u16`s the pieces hold.
+    held: usize,
 }
 
 impl Packed {
@@ -247,7 +249,19 @@ impl Packed {
                 }
             }
         }
+        self.held += self.scratch.len();
         self.pieces.push(self.scratch.as_slice().into());
+    }
+
+    /// Lets go of every piece but those `keep` keeps (by their place),
+    /// which stay where they are: the others are left empty.
+    fn keep_only(&mut self, keep: impl Fn(usize) -> bool) {
+        for (i, piece) in self.pieces.iter_mut().enumerate() {
+            if !keep(i) {
+                self.held -= piece.len();
+                *piece = Box::default();
+            }
+        }
     }
 
     /// How many pieces it holds.
@@ -333,6 +347,11 @@ struct Tokens<'a> {
     /// Each run's phrases: a range of `found`.
     spelling: Vec<(u32, u32)>,
     found: Vec<u32>,
+    /// How many raw phrases spell the whole text.
+    whole: usize,
+    /// The runs, to read the text again, if `symbols` holds only the
+    /// pieces read before the last parse ([`HELD_SYMBOLS`]).
+    again: Option<Runs<'a>>,
 }
 
 impl Tokens<'_> {
@@ -366,14 +385,33 @@ fn run_hash(run: &[u8]) -> u64 {
     rustc_hash::FxBuildHasher.hash_one(Run(run))
 }
 
-/// The first reading of a text, a piece at a time: each piece's symbols
-/// (each character of a number, its zeros in a row one symbol, and each
-/// run of one byte, a symbol of its own; each distinct longer run an id,
-/// counted), and each symbol where it is first met. Runs are borrowed
-/// from a text held whole ([`Cutter::push`]), or copied, once each, from
-/// pieces that go as they come ([`Cutter::push_copied`]), so that a book's
-/// text need not be held to be coded.
-pub(crate) struct Cutter<'a> {
+/// A text's pieces cut into runs, as [`Cutter`] reads them: each
+/// character of a number a run of its own (its zeros in a row one run),
+/// and the text between numbers one run.
+fn each_run<'p>(piece: &'p [u8], mut each: impl FnMut(&'p [u8])) {
+    let mut at = 0;
+    let mut in_number = false;
+    while let Some(&first) = piece.get(at) {
+        in_number = first.is_ascii_digit() || (in_number && continues_number(first));
+        let len = if in_number {
+            if first == b'0' {
+                // A number's zeros, one symbol: most are the leading
+                // zeros of a fixed-width number.
+                piece[at..].iter().take_while(|&&b| b == b'0').count()
+            } else {
+                1
+            }
+        } else {
+            first_digit(&piece[at..]).unwrap_or(piece.len() - at)
+        };
+        each(&piece[at..at + len]);
+        at += len;
+    }
+}
+
+/// Every distinct run of more than one byte a [`Cutter`] has met, each
+/// found again by its hash.
+struct Runs<'a> {
     /// The last run of each hash, and before each run the one before it
     /// of the same hash.
     heads: FxHashMap<u64, u32>,
@@ -382,26 +420,103 @@ pub(crate) struct Cutter<'a> {
     seen: Vec<(Stored<'a>, u32)>,
     /// The runs copied, one after another.
     arena: Vec<u8>,
+}
+
+impl Runs<'_> {
+    /// The id of `run`, whose hash is `hash`, if it has been met.
+    fn find(&self, run: &[u8], hash: u64) -> Option<u32> {
+        let mut found = self.heads.get(&hash).copied();
+        while let Some(id) = found {
+            if Run(self.seen[id as usize].0.bytes(&self.arena)) == Run(run) {
+                return Some(id);
+            }
+            found = Some(self.chain[id as usize]).filter(|&p| p != u32::MAX);
+        }
+        None
+    }
+
+    /// The symbols of `piece`, every run of which has been met, into
+    /// `out`: what [`Cutter`] made of it when it read it.
+    fn symbols(&self, piece: &[u8], out: &mut Vec<u32>) {
+        out.clear();
+        each_run(piece, |run| {
+            out.push(match run {
+                [b] => BYTE | u32::from(*b),
+                _ => {
+                    (self.find(run, run_hash(run))).expect("a run met when the text was first read")
+                }
+            })
+        });
+    }
+}
+
+/// How many of a text's symbols a [`Cutter`] that knows the text's
+/// length holds, at most, before it lets go of all but the pieces that
+/// the pairs are learnt from and pruned by: past that, the text is read
+/// again for its last parse. 8 MB of symbols, a KF8 text of about 50 MB:
+/// the largest of the default books' holds 7 MB.
+pub(crate) const HELD_SYMBOLS: usize = 1 << 22;
+
+/// The first reading of a text, a piece at a time: each piece's symbols
+/// (each character of a number, its zeros in a row one symbol, and each
+/// run of one byte, a symbol of its own; each distinct longer run an id,
+/// counted), and each symbol where it is first met. Runs are borrowed
+/// from a text held whole ([`Cutter::push`]), or copied, once each, from
+/// pieces that go as they come ([`Cutter::push_copied`]), so that a book's
+/// text need not be held to be coded. A cutter told how many pieces are
+/// coming ([`Cutter::holding`]) holds the symbols of a large text only
+/// where the pairs are learnt and pruned ([`HELD_SYMBOLS`]), so that its
+/// memory does not grow with the text.
+pub(crate) struct Cutter<'a> {
+    runs: Runs<'a>,
     byte_seen: [bool; 256],
+    /// How often each byte is a symbol of its own.
+    byte_counts: [u32; 256],
     /// Each piece's symbols, and the piece's being read.
     symbols: Packed,
     current: Vec<u32>,
     /// Each symbol where it is first met, in text order: what the phrases
     /// are numbered by.
     firsts: Vec<u32>,
+    /// How many pieces the text has, if told: the pieces read before the
+    /// last parse are known, and only theirs need be held.
+    expected: Option<usize>,
+    /// How many symbols may be held; past it, only those pieces' are.
+    most: usize,
+    /// Whether only those pieces' symbols are held.
+    thinned: bool,
 }
 
 impl<'a> Cutter<'a> {
+    /// A cutter of a text of unknown length, which holds every piece's
+    /// symbols.
     pub(crate) fn new() -> Cutter<'a> {
         Cutter {
-            heads: FxHashMap::default(),
-            chain: Vec::new(),
-            seen: Vec::new(),
-            arena: Vec::new(),
+            runs: Runs {
+                heads: FxHashMap::default(),
+                chain: Vec::new(),
+                seen: Vec::new(),
+                arena: Vec::new(),
+            },
             byte_seen: [false; 256],
+            byte_counts: [0; 256],
             symbols: Packed::default(),
             current: Vec::new(),
             firsts: Vec::new(),
+            expected: None,
+            most: usize::MAX,
+            thinned: false,
+        }
+    }
+
+    /// A cutter of a text of `pieces` pieces, which holds at most `most`
+    /// symbols ([`HELD_SYMBOLS`]) but those of the pieces read before the
+    /// last parse.
+    pub(crate) fn holding(pieces: usize, most: usize) -> Cutter<'a> {
+        Cutter {
+            expected: Some(pieces),
+            most,
+            ..Cutter::new()
         }
     }
 
@@ -421,58 +536,66 @@ impl<'a> Cutter<'a> {
     }
 
     fn scan<'p>(&mut self, piece: &'p [u8], keep: impl Fn(&'p [u8], &mut Vec<u8>) -> Stored<'a>) {
-        let mut at = 0;
-        let mut in_number = false;
-        while let Some(&first) = piece.get(at) {
-            in_number = first.is_ascii_digit() || (in_number && continues_number(first));
-            let len = if in_number {
-                if first == b'0' {
-                    // A number's zeros, one symbol: most are the
-                    // leading zeros of a fixed-width number.
-                    piece[at..].iter().take_while(|&&b| b == b'0').count()
-                } else {
-                    1
+        let Cutter {
+            runs,
+            byte_seen,
+            byte_counts,
+            current,
+            firsts,
+            ..
+        } = self;
+        each_run(piece, |run| {
+            if let [b] = run {
+                let b = usize::from(*b);
+                if !byte_seen[b] {
+                    firsts.push(BYTE | b as u32);
                 }
-            } else {
-                first_digit(&piece[at..]).unwrap_or(piece.len() - at)
-            };
-            let run = &piece[at..at + len];
-            at += len;
-            if len == 1 {
-                let seen = &mut self.byte_seen[usize::from(first)];
-                if !*seen {
-                    self.firsts.push(BYTE | u32::from(first));
-                }
-                *seen = true;
-                self.current.push(BYTE | u32::from(first));
-                continue;
+                byte_seen[b] = true;
+                byte_counts[b] += 1;
+                current.push(BYTE | b as u32);
+                return;
             }
             let hash = run_hash(run);
-            let mut found = self.heads.get(&hash).copied();
-            while let Some(id) = found {
-                if Run(self.seen[id as usize].0.bytes(&self.arena)) == Run(run) {
-                    break;
-                }
-                found = Some(self.chain[id as usize]).filter(|&p| p != u32::MAX);
-            }
-            let id = found.unwrap_or_else(|| {
-                let id = self.seen.len() as u32;
-                let before = self.heads.insert(hash, id);
-                self.chain.push(before.unwrap_or(u32::MAX));
-                self.seen.push((keep(run, &mut self.arena), 0));
-                self.firsts.push(id);
+            let id = runs.find(run, hash).unwrap_or_else(|| {
+                let id = runs.seen.len() as u32;
+                let before = runs.heads.insert(hash, id);
+                runs.chain.push(before.unwrap_or(u32::MAX));
+                let stored = keep(run, &mut runs.arena);
+                runs.seen.push((stored, 0));
+                firsts.push(id);
                 id
             });
-            self.seen[id as usize].1 += 1;
-            self.current.push(id);
+            runs.seen[id as usize].1 += 1;
+            current.push(id);
+        });
+        let at = self.symbols.len();
+        match self.expected {
+            Some(pieces) if self.thinned && !read_early(at, pieces) => {
+                self.current.clear();
+                self.symbols.push([]);
+            }
+            _ => self.symbols.push(self.current.drain(..).map(pack_symbol)),
         }
-        self.symbols.push(self.current.drain(..).map(pack_symbol));
+        if let Some(pieces) = self.expected
+            && !self.thinned
+            && self.symbols.held > self.most
+        {
+            self.thinned = true;
+            self.symbols.keep_only(|i| read_early(i, pieces));
+        }
     }
 
     /// How many pieces have been read.
     pub(crate) fn pieces(&self) -> usize {
         self.symbols.len()
     }
+}
+
+/// Whether piece `at` of a text of `pieces` pieces is read before the
+/// last parse: the pairs are learnt from it ([`Grammar::learn`]), or
+/// pruned by it ([`pruned`]).
+fn read_early(at: usize, pieces: usize) -> bool {
+    at.is_multiple_of(sample_step(pieces)) || at.is_multiple_of(prune_step(pieces))
 }
 
 /// Where a [`Cutter`] keeps a run: in the text, held whole, or copied
@@ -528,13 +651,22 @@ impl<'a> Tokens<'a> {
     /// phrases are numbered as first met, so ties in the code break the
     /// same way every time.
     fn spelt(cutter: Cutter<'a>, max_phrase: usize) -> Tokens<'a> {
+        if let Some(pieces) = cutter.expected {
+            assert_eq!(
+                cutter.pieces(),
+                pieces,
+                "the text has the pieces it was said to"
+            );
+        }
         let Cutter {
-            seen,
-            arena,
+            runs,
             symbols,
             firsts,
+            byte_counts,
+            thinned,
             ..
         } = cutter;
+        let (seen, arena) = (&runs.seen, &runs.arena);
         // A small text's tags are cut into words too: its dictionary is a
         // large part of it, and a pair of words costs a few bytes there
         // where a whole tag is stored as is (0.5 KB less a Towers of Hanoi
@@ -546,8 +678,8 @@ impl<'a> Tokens<'a> {
             MIN_TAG_COUNT
         };
         let mut tag_counts: FxHashMap<&[u8], u32> = FxHashMap::default();
-        for &(run, n) in &seen {
-            for tag in tags(run.bytes(&arena), words).filter(|t| t.len() > 1) {
+        for &(run, n) in seen {
+            for tag in tags(run.bytes(arena), words).filter(|t| t.len() > 1) {
                 *tag_counts.entry(tag).or_default() += n;
             }
         }
@@ -557,6 +689,8 @@ impl<'a> Tokens<'a> {
             bytes: [u32::MAX; 256],
             spelling: vec![(0, 0); seen.len()],
             found: Vec::new(),
+            whole: 0,
+            again: None,
         };
         let mut ids: FxHashMap<&[u8], u32> = FxHashMap::default();
         // The phrase of `phrase` (a part of `run`), made the first time it
@@ -593,7 +727,7 @@ impl<'a> Tokens<'a> {
             }
             let run = seen[symbol as usize].0;
             let from = t.found.len();
-            for tag in tags(run.bytes(&arena), words) {
+            for tag in tags(run.bytes(arena), words) {
                 let whole = tag.len() > 1 && tag_counts[tag] >= min_tag;
                 if is_padding(tag) {
                     for phrase in padding_parts(tag) {
@@ -614,6 +748,14 @@ impl<'a> Tokens<'a> {
             }
             t.spelling[symbol as usize] = (from as u32, (t.found.len() - from) as u32);
         }
+        // Each byte met alone is one phrase; each run, its spelling.
+        let bytes: usize = byte_counts.iter().map(|&n| n as usize).sum();
+        let runs_spelt = seen.iter().zip(&t.spelling);
+        t.whole = bytes
+            + runs_spelt
+                .map(|(&(_, n), &(_, len))| n as usize * len as usize)
+                .sum::<usize>();
+        t.again = thinned.then_some(runs);
         t
     }
 }
@@ -662,6 +804,18 @@ const SHARE_SMALL: i32 = 95;
 /// as the whole text, at a fraction of the time.
 const SAMPLE_PIECES: usize = 96;
 
+/// Every how many pieces of a text of `pieces` pieces the pairs are
+/// learnt from: about [`SAMPLE_PIECES`] of them.
+fn sample_step(pieces: usize) -> usize {
+    (pieces / SAMPLE_PIECES).max(1)
+}
+
+/// Every how many pieces of a text of `pieces` pieces the pairs that do
+/// not pay are found by: about [`PRUNE_PIECES`] of them.
+fn prune_step(pieces: usize) -> usize {
+    (pieces / PRUNE_PIECES).max(1)
+}
+
 /// Whether a text of `pieces` pieces is small: its sample is the whole
 /// text, learnt in a few milliseconds.
 fn is_small(pieces: usize) -> bool {
@@ -695,7 +849,7 @@ impl Grammar {
     /// counted once and kept up to date as pairs are joined.
     fn learn(tokens: &Tokens) -> Grammar {
         let raw = tokens.phrases.len();
-        let step = (tokens.symbols.len() / SAMPLE_PIECES).max(1);
+        let step = sample_step(tokens.symbols.len());
         let mut sample: Vec<Vec<u32>> = tokens
             .pieces()
             .step_by(step)
@@ -710,11 +864,7 @@ impl Grammar {
         let (least, share) = if is_small(tokens.symbols.len()) {
             (MIN_PAIR_COUNT_SMALL as i32, SHARE_SMALL)
         } else {
-            let whole: usize = tokens
-                .pieces()
-                .flatten()
-                .map(|s| tokens.phrases_of(s).len())
-                .sum();
+            let whole = tokens.whole;
             let sampled: usize = sample.iter().map(Vec::len).sum();
             (
                 (MIN_PAIR_COUNT * sampled / whole.max(1)).max(2) as i32,
@@ -1128,67 +1278,101 @@ fn parse_cheapest(tokens: &Tokens, trie: &Trie, bits: &[Option<u8>], step: usize
     parse_cheapest_of(tokens, tokens.pieces().step_by(step), trie, bits)
 }
 
-/// [`parse_cheapest`] of `pieces`, each a piece's symbols, which may be
-/// [`Tokens::symbols`] taken out of `tokens` ([`Packed::into_pieces`]).
+/// [`parse_cheapest`] of `pieces`, each a piece's symbols.
 fn parse_cheapest_of<I: IntoIterator<Item = u32>>(
     tokens: &Tokens,
     pieces: impl Iterator<Item = I>,
     trie: &Trie,
     bits: &[Option<u8>],
 ) -> Packed {
-    let mut s = Vec::new();
-    // From each place to the end: the fewest bits, and the first phrase
-    // and how many raw phrases it spans.
-    let mut best: Vec<(u32, u32, u32)> = Vec::new();
-    let mut parsed = Packed::default();
-    let mut out = Vec::new();
-    let coded = trie.coded(bits);
-    for symbols in pieces {
-        {
-            tokens.spell(symbols, &mut s);
-            best.clear();
-            best.resize(s.len() + 1, (0, 0, 0));
-            let mut node = Trie::NONE;
-            for at in (0..s.len()).rev() {
-                node = trie.step(node, s[at]);
-                // Of the phrases that cost the fewest bits from here, the
-                // shortest: the pairs come longest first, and an equal
-                // total replaces the one before. The raw phrase comes last
-                // and always has a code: every phrase the text holds is
-                // kept, or spelt by one that is.
-                let mut cheapest = (u32::MAX, s[at], 1);
-                let mut consider = |p: u32, b: u8, len: usize| {
-                    let total = u32::from(b).saturating_add(best[at + len].0);
-                    if total <= cheapest.0 {
-                        cheapest = (total, p, len as u32);
-                    }
-                };
-                let mut m = coded
-                    .first
-                    .get(node as usize)
-                    .copied()
-                    .unwrap_or(Trie::NONE);
-                while m != Trie::NONE {
-                    let pair = coded.entries[m as usize];
-                    consider(pair.phrase, pair.bits, pair.len as usize);
-                    m = pair.next;
-                }
-                if let Some(b) = bits[s[at] as usize] {
-                    consider(s[at], b, 1);
-                }
-                best[at] = cheapest;
-            }
-            out.clear();
-            let mut at = 0;
-            while at < s.len() {
-                out.push(best[at].1);
-                at += best[at].2 as usize;
-            }
-            // Every piece's parse is held until the text is coded.
-            parsed.push(out.iter().copied());
+    let mut parse = Cheapest::new(tokens, trie, bits);
+    pieces.for_each(|symbols| parse.piece(symbols));
+    parse.parsed
+}
+
+/// The cheapest parse ([`parse_cheapest`]), a piece at a time, and each
+/// piece's phrases, held until the text is coded.
+struct Cheapest<'t, 'a> {
+    tokens: &'t Tokens<'a>,
+    trie: &'t Trie,
+    bits: &'t [Option<u8>],
+    coded: Coded,
+    /// The piece's raw phrases.
+    s: Vec<u32>,
+    /// From each place to the end: the fewest bits, and the first phrase
+    /// and how many raw phrases it spans.
+    best: Vec<(u32, u32, u32)>,
+    out: Vec<u32>,
+    parsed: Packed,
+}
+
+impl<'t, 'a> Cheapest<'t, 'a> {
+    fn new(tokens: &'t Tokens<'a>, trie: &'t Trie, bits: &'t [Option<u8>]) -> Cheapest<'t, 'a> {
+        Cheapest {
+            tokens,
+            trie,
+            bits,
+            coded: trie.coded(bits),
+            s: Vec::new(),
+            best: Vec::new(),
+            out: Vec::new(),
+            parsed: Packed::default(),
         }
     }
-    parsed
+
+    /// Parses the next piece, given its symbols.
+    fn piece(&mut self, symbols: impl IntoIterator<Item = u32>) {
+        let Cheapest {
+            tokens,
+            trie,
+            bits,
+            coded,
+            s,
+            best,
+            out,
+            parsed,
+        } = self;
+        tokens.spell(symbols, s);
+        best.clear();
+        best.resize(s.len() + 1, (0, 0, 0));
+        let mut node = Trie::NONE;
+        for at in (0..s.len()).rev() {
+            node = trie.step(node, s[at]);
+            // Of the phrases that cost the fewest bits from here, the
+            // shortest: the pairs come longest first, and an equal total
+            // replaces the one before. The raw phrase comes last and
+            // always has a code: every phrase the text holds is kept, or
+            // spelt by one that is.
+            let mut cheapest = (u32::MAX, s[at], 1);
+            let mut consider = |p: u32, b: u8, len: usize| {
+                let total = u32::from(b).saturating_add(best[at + len].0);
+                if total <= cheapest.0 {
+                    cheapest = (total, p, len as u32);
+                }
+            };
+            let mut m = coded
+                .first
+                .get(node as usize)
+                .copied()
+                .unwrap_or(Trie::NONE);
+            while m != Trie::NONE {
+                let pair = coded.entries[m as usize];
+                consider(pair.phrase, pair.bits, pair.len as usize);
+                m = pair.next;
+            }
+            if let Some(b) = bits[s[at] as usize] {
+                consider(s[at], b, 1);
+            }
+            best[at] = cheapest;
+        }
+        out.clear();
+        let mut at = 0;
+        while at < s.len() {
+            out.push(best[at].1);
+            at += best[at].2 as usize;
+        }
+        parsed.push(out.iter().copied());
+    }
 }
 
 /// Each phrase's code length for its `uses` (`None` for a phrase not
@@ -1585,12 +1769,19 @@ pub fn compress_within(pieces: &[&[u8]], limits: Limits) -> Compressed {
     for piece in pieces {
         cutter.push(piece);
     }
-    compress_read(cutter, limits)
+    compress_read(cutter, limits, &mut |each| {
+        pieces.iter().for_each(|p| each(p))
+    })
 }
 
+/// Hands each piece of a text to the function it is given, in order, the
+/// same pieces a [`Cutter`] read.
+pub(crate) type Again<'f> = &'f mut dyn FnMut(&mut dyn FnMut(&[u8]));
+
 /// [`compress_within`] of the pieces `cutter` has read: the text itself is
-/// not needed any more, only its symbols.
-pub(crate) fn compress_read(cutter: Cutter, limits: Limits) -> Compressed {
+/// not needed any more, only its symbols, or, if the cutter held only
+/// some ([`Cutter::holding`]), the text once more from `again`.
+pub(crate) fn compress_read(cutter: Cutter, limits: Limits, again: Again) -> Compressed {
     let pieces = cutter.pieces();
     let tokens = Tokens::spelt(cutter, limits.max_phrase);
     if tokens.phrases.is_empty() {
@@ -1607,11 +1798,11 @@ pub(crate) fn compress_read(cutter: Cutter, limits: Limits) -> Compressed {
     // parse finds what the first left to prune (0.1 to 0.3 KB, a few ms),
     // once in a large one (another round saves 0.1 to 0.2 KB of 250 KB).
     let small = is_small(tokens.symbols.len());
-    let step = (tokens.symbols.len() / PRUNE_PIECES).max(1);
+    let step = prune_step(tokens.symbols.len());
     for _ in 0..if small { 2 } else { 1 } {
         bits = pruned(&tokens, &trie, &grammar, &bits, step, limits.min_longest);
     }
-    coded(tokens, &grammar, &trie, &bits, limits.min_longest)
+    coded(tokens, &grammar, &trie, &bits, limits.min_longest, again)
 }
 
 /// Each phrase's code length guessed from the sample as the pairs left it
@@ -1635,13 +1826,32 @@ fn coded(
     trie: &Trie,
     bits: &[Option<u8>],
     min_longest: u8,
+    again: Again,
 ) -> Compressed {
     // The symbols go as the phrases come: a large book's text holds
-    // millions of each.
-    let symbols = std::mem::take(&mut tokens.symbols).into_pieces();
+    // millions of each. Those of a text too large to hold them were let
+    // go as it was read, and it is read again.
+    let symbols = std::mem::take(&mut tokens.symbols);
+    let runs = tokens.again.take();
     let tokens = &tokens;
-    let pieces = symbols.map(|p| p.map(unpack_symbol));
-    let parsed = parse_cheapest_of(tokens, pieces, trie, bits);
+    let parsed = match runs {
+        None => {
+            let pieces = symbols.into_pieces().map(|p| p.map(unpack_symbol));
+            parse_cheapest_of(tokens, pieces, trie, bits)
+        }
+        Some(runs) => {
+            let pieces = symbols.len();
+            drop(symbols);
+            let mut parse = Cheapest::new(tokens, trie, bits);
+            let mut piece = Vec::new();
+            again(&mut |bytes| {
+                runs.symbols(bytes, &mut piece);
+                parse.piece(piece.iter().copied());
+            });
+            assert_eq!(parse.parsed.len(), pieces, "the text read again is as long");
+            parse.parsed
+        }
+    };
     let raw = tokens.phrases.len();
     let entries = Entries::new(grammar, &parsed);
     let uses = &entries.uses;
@@ -1878,6 +2088,51 @@ mod tests {
         assert!(pack_symbol(BYTE | 0xff) < 256 && pack_symbol(0) == 256);
     }
 
+    /// A cutter that lets go of every piece's symbols but those read
+    /// before the last parse (at once, or once it holds too many) and then
+    /// reads the text again codes it as one that held them all; the raw
+    /// phrases of the whole text are counted as if spelt one by one.
+    #[test]
+    fn a_text_read_again_codes_as_one_held_whole() {
+        let text = links();
+        let pieces: Vec<&[u8]> = text.chunks(128).collect();
+        let n = pieces.len();
+        assert!(!is_small(n));
+        let whole = compress(&pieces);
+        for most in [0, 5_000, usize::MAX] {
+            let mut cutter = Cutter::holding(n, most);
+            pieces.iter().for_each(|p| cutter.push_copied(p));
+            let thinned = cutter.thinned;
+            assert_eq!(thinned, most < usize::MAX);
+            let kept = |i: usize, p: &[u16]| !p.is_empty() || (thinned && !read_early(i, n));
+            assert!(
+                cutter
+                    .symbols
+                    .pieces
+                    .iter()
+                    .enumerate()
+                    .all(|(i, p)| kept(i, p))
+            );
+            if thinned {
+                let held: usize = cutter.symbols.pieces.iter().map(|p| p.len()).sum();
+                assert_eq!(cutter.symbols.held, held);
+                assert!((0..n).filter(|&i| read_early(i, n)).count() < n / 4);
+            }
+            let mut reads = 0;
+            let coded = compress_read(cutter, Limits::default(), &mut |each| {
+                reads += 1;
+                pieces.iter().for_each(|p| each(p));
+            });
+            assert_eq!(reads, usize::from(thinned));
+            assert!(coded == whole, "coded alike, holding {most}");
+        }
+        let tokens = Tokens::cut(&pieces, 127);
+        let spelt: usize = (tokens.pieces().flatten())
+            .map(|s| tokens.phrases_of(s).len())
+            .sum();
+        assert_eq!(tokens.whole, spelt);
+    }
+
     /// Padding is cut from the tags around it, and spelt as phrases of
     /// 1, 2, 4, ... spaces, the longest first.
     #[test]
@@ -2068,8 +2323,15 @@ mod tests {
             .count();
         assert!(left_out > 0);
         assert!((0..grammar.raw as usize).all(|p| pruned[p].is_some()));
-        let before = coded(Tokens::cut(&pieces, 127), &grammar, &trie, &guess, 16);
-        let after = coded(tokens, &grammar, &trie, &pruned, 16);
+        let before = coded(
+            Tokens::cut(&pieces, 127),
+            &grammar,
+            &trie,
+            &guess,
+            16,
+            &mut |_| {},
+        );
+        let after = coded(tokens, &grammar, &trie, &pruned, 16, &mut |_| {});
         assert!(
             after.len() < before.len(),
             "{} vs {}",

@@ -330,6 +330,11 @@ fn base32_exactly(n: usize, width: usize) -> String {
 }
 
 impl Part {
+    /// The length of the text [`Part::render`] writes: every flow.
+    pub fn text_len(&self) -> usize {
+        self.flows.last().copied().unwrap_or(self.flow0)
+    }
+
     /// Writes the part's text into `out`, a few screens at a time: flow 0
     /// as [`part`] laid it out, each link written as it goes, then the
     /// stylesheet and each square's SVG. `book` and `images` are the ones

@@ -53,12 +53,12 @@ pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
             let plan = text::plan(book.edition, &names);
             let render =
                 |out: &mut dyn FnMut(&[u8])| text::render(book.edition, &names, &plan, out);
-            (text_records_of(&render), plan.start)
+            (text_records_of(plan.len, &render), plan.start)
         },
         || {
             let part = kf8::part(book, &names);
-            let text =
-                text_records_of(&|out: &mut dyn FnMut(&[u8])| part.render(book, &names, out));
+            let render = |out: &mut dyn FnMut(&[u8])| part.render(book, &names, out);
+            let text = text_records_of(part.text_len(), &render);
             (part, text)
         },
     );

@@ -77,7 +77,7 @@ pub struct TextRecords {
 /// across the boundary and a byte counting them (extra-data flag bit 0).
 /// The caller may drop the text then: nothing here borrows it.
 pub fn text_records(text: &[u8]) -> TextRecords {
-    text_records_of(&|out: &mut dyn FnMut(&[u8])| out(text))
+    text_records_of(text.len(), &|out: &mut dyn FnMut(&[u8])| out(text))
 }
 
 /// A text as it is made: `render` writes it, in order, in pieces of any
@@ -85,11 +85,14 @@ pub fn text_records(text: &[u8]) -> TextRecords {
 /// same bytes each time (a book's text, rendered a screen at a time).
 pub type Render<'a> = &'a dyn Fn(&mut dyn FnMut(&[u8]));
 
-/// [`text_records`] of the text `render` writes, never held whole: it is
-/// read once for HUFF/CDIC (which keeps each piece's symbols, not its
-/// bytes), and again, only if need be, for PalmDOC; 8 KB of it at a time.
-pub fn text_records_of(render: Render) -> TextRecords {
-    let (len, compression, records, huff) = compressed(render);
+/// [`text_records`] of the text `render` writes, `len` bytes, never held
+/// whole: it is read once for HUFF/CDIC (which keeps each piece's
+/// symbols, not its bytes, or of a large text only some pieces' and then
+/// reads it again), and again, only if need be, for PalmDOC; 8 KB of it
+/// at a time.
+pub fn text_records_of(len: usize, render: Render) -> TextRecords {
+    let (made, compression, records, huff) = compressed(len, render, huffcdic::HELD_SYMBOLS);
+    assert_eq!(made, len, "the text is as long as said");
     TextRecords {
         len,
         compression,
@@ -133,26 +136,34 @@ fn each_piece(render: Render, each: &mut dyn FnMut(&[u8], &[u8])) -> usize {
 }
 
 /// The text's length, its compression, its text records and its HUFF and
-/// CDIC records.
-fn compressed(render: Render) -> (usize, Compression, Vec<Vec<u8>>, Vec<Vec<u8>>) {
+/// CDIC records, of a text of `len` bytes, read again for its last parse
+/// if it has more than `most` symbols.
+fn compressed(
+    len: usize,
+    render: Render,
+    most: usize,
+) -> (usize, Compression, Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let trail = |mut rec: Vec<u8>, extra: &[u8]| {
         rec.extend_from_slice(extra);
         rec.push(extra.len() as u8);
         rec
     };
-    let mut cutter = huffcdic::Cutter::new();
+    let mut cutter = huffcdic::Cutter::holding(len.div_ceil(RECORD_SIZE), most);
     let mut extras: Vec<Vec<u8>> = Vec::new();
     // PalmDOC record by record, until it cannot be smaller than HUFF/CDIC:
     // what it has made, and at least a byte for every five it has not
     // (its best, a two-byte pair standing for ten), reach HUFF/CDIC's size.
     let least = |piece: &[u8], extra: &[u8]| piece.len().div_ceil(5) + extra.len() + 1;
     let mut rest: usize = 0;
-    let len = each_piece(render, &mut |piece, extra| {
+    let made = each_piece(render, &mut |piece, extra| {
         cutter.push_copied(piece);
         rest += least(piece, extra);
         extras.push(extra.to_vec());
     });
-    let huff = huffcdic::compress_read(cutter, huffcdic::Limits::default());
+    let again = &mut |each: &mut dyn FnMut(&[u8])| {
+        each_piece(render, &mut |piece, _| each(piece));
+    };
+    let huff = huffcdic::compress_read(cutter, huffcdic::Limits::default(), again);
     let huff_len = huff.len() + extras.iter().map(|e| e.len() + 1).sum::<usize>();
     let mut palmdoc = Vec::with_capacity(extras.len());
     let mut palmdoc_len = 0;
@@ -172,7 +183,7 @@ fn compressed(render: Render) -> (usize, Compression, Vec<Vec<u8>>, Vec<Vec<u8>>
     let whole = palmdoc.len() == extras.len();
     // An empty text has no phrases: PalmDOC, as every reader expects.
     if (whole && palmdoc_len < huff_len) || huff.is_empty() {
-        return (len, Compression::PalmDoc, palmdoc, Vec::new());
+        return (made, Compression::PalmDoc, palmdoc, Vec::new());
     }
     let records = huff
         .records
@@ -180,7 +191,7 @@ fn compressed(render: Render) -> (usize, Compression, Vec<Vec<u8>>, Vec<Vec<u8>>
         .zip(&extras)
         .map(|(rec, extra)| trail(rec, extra))
         .collect();
-    (len, Compression::HuffCdic, records, huff.tables)
+    (made, Compression::HuffCdic, records, huff.tables)
 }
 
 #[cfg(test)]
@@ -203,14 +214,14 @@ mod tests {
         for (text, compression) in [(long, Compression::HuffCdic), (short, Compression::PalmDoc)] {
             let whole = text_records(&text);
             assert_eq!((whole.len, whole.compression), (text.len(), compression));
-            for size in [1, 7, 4096, 5000, 100_000] {
-                let streamed = text_records_of(&|out: &mut dyn FnMut(&[u8])| {
-                    text.chunks(size).for_each(&mut *out)
-                });
-                assert_eq!(streamed.len, whole.len);
-                assert_eq!(streamed.compression, whole.compression);
-                assert!(streamed.records == whole.records, "records, size {size}");
-                assert!(streamed.huff == whole.huff, "tables, size {size}");
+            // Rendered in pieces, and read twice (no symbol held) or once.
+            for (size, most) in [(1, 0), (7, 0), (4096, 0), (5000, usize::MAX), (100_000, 0)] {
+                let render = |out: &mut dyn FnMut(&[u8])| text.chunks(size).for_each(&mut *out);
+                let (len, compression, records, huff) = compressed(text.len(), &render, most);
+                assert_eq!(len, whole.len);
+                assert_eq!(compression, whole.compression);
+                assert!(records == whole.records, "records, size {size}");
+                assert!(huff == whole.huff, "tables, size {size}");
             }
             let pieces = pieces(&text);
             assert!(
