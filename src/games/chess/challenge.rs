@@ -21,10 +21,39 @@ use std::sync::{LazyLock, Mutex, OnceLock, PoisonError};
 use rustc_hash::FxHashMap;
 
 use super::board::KEYS;
-use super::{Color, Dtm, Ending, Move, Position, Status, Tablebase};
+use super::{Color, Dtm, Ending, Move, Position, Square, Status, Tablebase};
 
-/// The key of Black's reply to a position ([`Challenge::reply`]).
-type ReplyKey = (u64, u32);
+/// Black's replies worked out, by seed, each by [`Challenge::reply_key`]
+/// and as [`pack_reply`] packs it: a build works out hundreds of
+/// thousands, 8 bytes each.
+type Replies = Vec<(u64, FxHashMap<u32, u16>)>;
+
+/// The replies of `seed` in `replies`, made empty if there are none.
+fn replies_of(replies: &mut Replies, seed: u64) -> &mut FxHashMap<u32, u16> {
+    let at = match replies.iter().position(|(s, _)| *s == seed) {
+        Some(at) => at,
+        None => {
+            replies.push((seed, FxHashMap::default()));
+            replies.len() - 1
+        }
+    };
+    &mut replies[at].1
+}
+
+/// A reply in 16 bits: the squares it is from and to, or all ones for
+/// none.
+fn pack_reply(reply: Option<Move>) -> u16 {
+    reply.map_or(u16::MAX, |m| (m.from.index() << 6 | m.to.index()) as u16)
+}
+
+/// A reply [`pack_reply`] packed, as it was.
+fn unpack_reply(packed: u16) -> Option<Move> {
+    let square = |n: u16| Square::new((n & 63) as u8).expect("below 64");
+    (packed != u16::MAX).then(|| Move {
+        from: square(packed >> 6),
+        to: square(packed),
+    })
+}
 
 /// The most moves left a challenge allows: KRK's longest mate, 16, and
 /// 15 spare.
@@ -262,36 +291,32 @@ impl Challenge {
         // asking the shared table each time would make the threads wait
         // on its lock.
         thread_local! {
-            static NEAR: RefCell<FxHashMap<ReplyKey, Option<Move>>> =
-                RefCell::new(FxHashMap::default());
+            static NEAR: RefCell<Replies> = const { RefCell::new(Vec::new()) };
         }
-        static SHARED: LazyLock<Mutex<FxHashMap<ReplyKey, Option<Move>>>> =
-            LazyLock::new(Mutex::default);
+        static SHARED: LazyLock<Mutex<Replies>> = LazyLock::new(Mutex::default);
         let shared = || SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-        let key = self.reply_key(after);
-        if let Some(known) = NEAR.with_borrow(|r| r.get(&key).copied()) {
-            return known;
+        let (seed, key) = (self.seed, self.reply_key(after));
+        let near = |r: &mut Replies| replies_of(r, seed).get(&key).copied();
+        if let Some(known) = NEAR.with_borrow_mut(near) {
+            return unpack_reply(known);
         }
-        let known = shared().get(&key).copied();
+        let known = near(&mut shared());
         let reply = known.unwrap_or_else(|| {
             // Worked out with the lock let go, so the other threads go on.
-            let reply = self.work_out_reply(after);
-            shared().insert(key, reply);
+            let reply = pack_reply(self.work_out_reply(after));
+            replies_of(&mut shared(), seed).insert(key, reply);
             reply
         });
-        NEAR.with_borrow_mut(|r| r.insert(key, reply));
-        reply
+        NEAR.with_borrow_mut(|r| replies_of(r, seed).insert(key, reply));
+        unpack_reply(reply)
     }
 
-    /// What Black's reply to `after` is a function of: the seed, and in
-    /// one number the ending, White's moves left and `after`'s key.
-    fn reply_key(self, after: Position) -> ReplyKey {
+    /// What Black's reply to `after` is a function of, besides the seed:
+    /// in one number, the ending, White's moves left and `after`'s key.
+    fn reply_key(self, after: Position) -> u32 {
         const _: () = assert!(KEYS <= 1 << 20 && MAX_LEFT < 1 << 5);
         let ending = after.ending() as u32;
-        (
-            self.seed,
-            ending << 25 | u32::from(self.left) << 20 | after.key(),
-        )
+        ending << 25 | u32::from(self.left) << 20 | after.key()
     }
 
     /// [`Challenge::reply`], worked out. Every move it plays came out of
@@ -376,6 +401,24 @@ mod tests {
     use std::collections::{BTreeMap, HashSet, VecDeque};
 
     use super::*;
+
+    /// Every move, and none, packs into 16 bits and comes back; the
+    /// replies of one seed are kept apart from another's.
+    #[test]
+    fn replies_pack_and_keep_to_their_seed() {
+        let squares = || (0..64).map(|i| Square::new(i).unwrap());
+        for from in squares() {
+            for to in squares() {
+                let m = Some(Move { from, to });
+                assert_eq!(unpack_reply(pack_reply(m)), m);
+            }
+        }
+        assert_eq!(unpack_reply(pack_reply(None)), None);
+        let mut replies = Replies::new();
+        replies_of(&mut replies, 1).insert(5, 7);
+        assert_eq!(replies_of(&mut replies, 2).get(&5), None);
+        assert_eq!(replies_of(&mut replies, 1).get(&5), Some(&7));
+    }
 
     fn start(fen: &str, spare: u8) -> Challenge {
         let start = Position::from_fen(fen).unwrap();
