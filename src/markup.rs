@@ -62,6 +62,21 @@ pub fn escaped_len(s: &str) -> usize {
         .sum()
 }
 
+/// The length of `s` once [`escape`]d and then put in ASCII
+/// ([`push_ascii`]), without writing it: the KF8 text is laid out by it.
+pub fn ascii_escaped_len(s: &str) -> usize {
+    let escaped = escaped_len(s);
+    if s.is_ascii() {
+        return escaped;
+    }
+    // Escaping touches only ASCII; each other character becomes `&#N;`.
+    let others = s.chars().filter(|c| !c.is_ascii());
+    let refs: usize = others
+        .map(|c| "&#;".len() + u32::from(c).ilog10() as usize + 1 - c.len_utf8())
+        .sum();
+    escaped + refs
+}
+
 /// Whether `s` holds `&`, `<`, `>` or `"`, eight bytes at a time: every
 /// label, heading and link of every page and book goes through
 /// [`escape`], and hardly any needs it.
@@ -224,12 +239,16 @@ mod tests {
             "",
             "plain",
             "a & b < c > d \"e\" é",
+            "2ⁿ − 1 moves: 🂡 &",
             "&&&&&&&&&",
             "top left: place X, win in 2",
         ] {
             let mut out = String::new();
             escape(&mut out, s);
             assert_eq!(escaped_len(s), out.len(), "{s}");
+            let mut ascii = String::new();
+            push_ascii(&mut ascii, &out);
+            assert_eq!(ascii_escaped_len(s), ascii.len(), "{s}");
         }
     }
 

@@ -26,9 +26,9 @@ use std::ops::Range;
 use rustc_hash::FxHashMap;
 
 use super::indx::{self, Cncx, Entry, Tag};
-use super::xhtml::{MODIFIED, board, css, front_body, page};
+use super::xhtml::{MODIFIED, Sizes, board, board_len_with, css, front_body, page};
 use super::{Book, TooLarge};
-use crate::screen::{Screen, Target};
+use crate::screen::{Edition, Screen, Target};
 
 /// Where a screen starts in its fragment when a book rounds them
 /// ([`super::rounds_screens`]): at a multiple of 64, so every
@@ -212,20 +212,13 @@ fn flow0(
     let layout = book.layout();
     let book = book.edition;
     let resource = |name: &str| images.iter().position(|n| *n == name).map(embed);
-    // The squares are SVG flows after the stylesheet (flow 1), in the
-    // order the screens use them.
-    let svgs = book.used_images();
-    let srcs: Vec<String> = book
-        .images
-        .iter()
-        .map(|n| {
-            svgs.iter()
-                .position(|u| u == n)
-                .map(|i| format!("kindle:flow:{}?mime=image/svg+xml", base32(i + 2, 4)))
-                .unwrap_or_default()
-        })
-        .collect();
+    let srcs = flow_srcs(book);
     let cover = resource(book.cover).expect("a cover");
+    let sizes = Sizes {
+        srcs: &srcs,
+        link: &|_| PLACEHOLDER.len(),
+        text: crate::markup::ascii_escaped_len,
+    };
     let round = match super::rounds_screens(book) {
         true => ROUND,
         false => 1,
@@ -263,8 +256,26 @@ fn flow0(
         // The screen's anchor would cost about 20 bits a screen more.
         let mut ids = 0;
         for screen in units {
-            let at = text.len();
             let target = screen.map_or(Target::Contents, |b| b.target);
+            // Laying out, a screen is only sized: it would be written
+            // only to be thrown away.
+            if let (None, Some(b)) = (known, screen) {
+                let len = board_len_with(b, base32(ids, 1).len(), &sizes);
+                ids += 1;
+                let len = len + (round - len % round) % round;
+                place(
+                    &mut fragments,
+                    &mut placed,
+                    (file, insert_at),
+                    target,
+                    len,
+                    after,
+                );
+                after += len;
+                base += len;
+                continue;
+            }
+            let at = text.len();
             unit(&mut text, &mut links, |out, href| match screen {
                 None => front_body(out, book, &cover, &href),
                 Some(b) => {
@@ -289,21 +300,14 @@ fn flow0(
             let pad = (round - (text.len() - at) % round) % round;
             text.extend(std::iter::repeat_n(' ', pad));
             let len = text.len() - at;
-            let open = fragments
-                .last()
-                .is_some_and(|f| f.file == file && f.len > 0 && f.len + len <= FRAGMENT_BYTES);
-            if !open {
-                fragments.push(Fragment {
-                    insert: insert_at + after,
-                    file,
-                    start: after,
-                    len: 0,
-                });
-            }
-            let row = fragments.len() - 1;
-            let f = fragments.last_mut().expect("a fragment");
-            placed.insert(target, (row, f.len));
-            f.len += len;
+            place(
+                &mut fragments,
+                &mut placed,
+                (file, insert_at),
+                target,
+                len,
+                after,
+            );
             after += len;
             if text.len() >= PIECE {
                 out(text.as_bytes());
@@ -320,6 +324,49 @@ fn flow0(
     out(text.as_bytes());
     let len = base + text.len();
     (skeletons, fragments, placed, len)
+}
+
+/// Each of the edition's images' `src`: the squares are SVG flows after
+/// the stylesheet (flow 1), in the order the screens use them.
+fn flow_srcs(book: &Edition) -> Vec<String> {
+    let svgs = book.used_images();
+    (book.images.iter())
+        .map(|n| {
+            svgs.iter()
+                .position(|u| u == n)
+                .map(|i| format!("kindle:flow:{}?mime=image/svg+xml", base32(i + 2, 4)))
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Places a unit of `len` bytes at `target`, `after` bytes into the
+/// fragments of `file` (whose skeleton takes them in at `insert_at`): at
+/// the end of the last fragment, or of a new one if it is another file's
+/// or would grow past [`FRAGMENT_BYTES`].
+fn place(
+    fragments: &mut Vec<Fragment>,
+    placed: &mut FxHashMap<Target, (usize, usize)>,
+    (file, insert_at): (usize, usize),
+    target: Target,
+    len: usize,
+    after: usize,
+) {
+    let open = fragments
+        .last()
+        .is_some_and(|f| f.file == file && f.len > 0 && f.len + len <= FRAGMENT_BYTES);
+    if !open {
+        fragments.push(Fragment {
+            insert: insert_at + after,
+            file,
+            start: after,
+            len: 0,
+        });
+    }
+    let row = fragments.len() - 1;
+    let f = fragments.last_mut().expect("a fragment");
+    placed.insert(target, (row, f.len));
+    f.len += len;
 }
 
 /// `n` in base 32 in exactly `width` digits, which must hold it.
@@ -600,6 +647,39 @@ mod tests {
         let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
         let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
         (names, assets)
+    }
+
+    /// Laid out, a screen is sized, not written: for every screen of
+    /// every edition's book, its size is the length [`unit`] writes of it
+    /// (in ASCII, each link a placeholder).
+    #[test]
+    fn a_screen_is_sized_as_long_as_it_is_written() {
+        let mut checked = 0;
+        for edition in crate::site::Solved::defaults(3).editions() {
+            let book = edition.for_books();
+            let srcs = flow_srcs(&book);
+            let sizes = Sizes {
+                srcs: &srcs,
+                link: &|_| PLACEHOLDER.len(),
+                text: crate::markup::ascii_escaped_len,
+            };
+            // Each screen, and the first again with words that are not
+            // ASCII, which the text gives as references (`&#8722;`).
+            let mut other = book.screens[0].clone();
+            other.heading = "2\u{207f} \u{2212} 1 & <\u{e9}>".to_string();
+            for (i, b) in book.screens.iter().chain([&other]).enumerate() {
+                let (mut text, mut links) = (String::new(), Vec::new());
+                let id = base32(i % 2000, 1);
+                unit(&mut text, &mut links, |out, href| {
+                    board(out, &id, &srcs, b, &href)
+                });
+                let sized = board_len_with(b, id.len(), &sizes);
+                assert_eq!(sized, text.len(), "{}: {text}", book.slug);
+                checked += 1;
+            }
+        }
+        // Every tic-tac-toe and Towers of Hanoi screen, and the chess ones.
+        assert!(checked > 40_000, "{checked}");
     }
 
     #[test]

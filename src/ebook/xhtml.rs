@@ -387,11 +387,22 @@ pub(super) fn far_len(target: Target, digits: usize) -> usize {
     "b.xhtml#".len() + digits + target.anchor_len()
 }
 
-/// Counts what [`EpubGrid`] writes, each link as long as [`far_len`].
+/// How [`board_len_with`] sizes what [`board`] writes without writing
+/// it: the images' addresses, each link's length, and each text's once
+/// escaped (and, in a KF8 text, in ASCII).
+pub(super) struct Sizes<'a> {
+    /// Each image's `src`.
+    pub srcs: &'a [String],
+    /// A link's address's length.
+    pub link: &'a dyn Fn(Target) -> usize,
+    /// A text's length as written.
+    pub text: fn(&str) -> usize,
+}
+
+/// Counts what [`EpubGrid`] writes, each link and text as `sizes` says.
 struct EpubGridLen<'a> {
     len: usize,
-    srcs: &'a [String],
-    digits: usize,
+    sizes: &'a Sizes<'a>,
 }
 
 impl Grid for EpubGridLen<'_> {
@@ -402,13 +413,13 @@ impl Grid for EpubGridLen<'_> {
     }
 
     fn link(&mut self, target: Target) {
-        self.len += "<a href=\"\">".len() + far_len(target, self.digits);
+        self.len += "<a href=\"\">".len() + (self.sizes.link)(target);
     }
 
     fn image(&mut self, cell: &CellView) {
         self.len += "<img alt=\"\" src=\"\"/>".len()
-            + escaped_len(cell.look.label)
-            + self.srcs[cell.look.image].len();
+            + (self.sizes.text)(cell.look.label)
+            + self.sizes.srcs[cell.look.image].len();
     }
 
     fn end_link(&mut self) {
@@ -421,29 +432,30 @@ impl Grid for EpubGridLen<'_> {
 /// files are sized by it, and rendering every screen once more only to
 /// size it cost about as much as writing it.
 pub(super) fn board_len(srcs: &[String], b: &Screen, digits: usize) -> usize {
-    let mut g = EpubGridLen {
-        len: 0,
+    let sizes = Sizes {
         srcs,
-        digits,
+        link: &|t| far_len(t, digits),
+        text: escaped_len,
     };
+    board_len_with(b, b.target.anchor_len(), &sizes)
+}
+
+/// The length [`board`] writes for `b` with an id of `id_len` bytes, each
+/// link and text as long as `sizes` says.
+pub(super) fn board_len_with(b: &Screen, id_len: usize, sizes: &Sizes) -> usize {
+    let mut g = EpubGridLen { len: 0, sizes };
     write_grid(b, &mut g);
     let caption: usize = caption(b)
         .enumerate()
-        .map(|(i, line)| if i > 0 { "<br/>".len() } else { 0 } + escaped_len(line))
+        .map(|(i, line)| if i > 0 { "<br/>".len() } else { 0 } + (sizes.text)(line))
         .sum();
     let nav: usize = b
         .book_nav()
         .map(|(t, words)| {
-            " <a href=\"\">".len() + far_len(t, digits) + escaped_len(words) + "</a>".len()
+            " <a href=\"\">".len() + (sizes.link)(t) + (sizes.text)(words) + "</a>".len()
         })
         .sum();
-    "<div id=\"\"><p>".len()
-        + b.target.anchor_len()
-        + g.len
-        + "</p><p>".len()
-        + caption
-        + nav
-        + "</p></div>".len()
+    "<div id=\"\"><p>".len() + id_len + g.len + "</p><p>".len() + caption + nav + "</p></div>".len()
 }
 
 /// One screen onto `out`, its `<div>` named `id` (the EPUB's is the
