@@ -24,17 +24,21 @@ pub fn screen<G: Game>(
     let mut s = Screen::new(Target::page(view.key()), view, depth, view.heading(), |c| {
         Some(Target::page(view.after(c).key()))
     });
-    s.nav = vec![(Link::Here(Target::page(start.key())), G::TEXTS.again)];
+    let again = (Link::Here(Target::page(start.key())), G::TEXTS.again);
     // A finished board has no move left to weigh: it offers the analysis
     // from the start, where the reader sees what would have done better.
-    if let Some(slug) = analysis {
-        let (key, words) = if board.is_over() {
-            (start.key(), "Study the analysis")
-        } else {
-            (view.key(), "Show what each move is worth")
-        };
-        s.nav.push((Link::Across(slug, key.into()), words));
-    }
+    // (Made at its length: an edition holds every screen's.)
+    s.nav = match analysis {
+        None => vec![again],
+        Some(slug) => {
+            let (key, words) = if board.is_over() {
+                (start.key(), "Study the analysis")
+            } else {
+                (view.key(), "Show what each move is worth")
+            };
+            vec![again, (Link::Across(slug, key.into()), words)]
+        }
+    };
     s
 }
 
