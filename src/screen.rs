@@ -398,8 +398,10 @@ impl Screen {
             })
             .collect();
         edit(&mut cells);
-        let mut title = String::with_capacity(80);
+        let mut title = String::with_capacity(128);
         view.push_title(&mut title);
+        // Kept at its length: an edition holds every screen's title.
+        title.shrink_to_fit();
         Screen {
             target,
             title,
