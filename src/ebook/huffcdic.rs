@@ -450,11 +450,12 @@ impl Runs<'_> {
     }
 }
 
-/// How many of a text's symbols a [`Cutter`] that knows the text's
-/// length holds, at most, before it lets go of all but the pieces that
-/// the pairs are learnt from and pruned by: past that, the text is read
-/// again for its last parse. 8 MB of symbols, a KF8 text of about 50 MB:
-/// the largest of the default books' holds 7 MB.
+/// How many `u16`s of a text's symbols (one a symbol, three for a run
+/// numbered past 65,279) a [`Cutter`] that knows the text's length holds,
+/// at most, before it lets go of all but the pieces that the pairs are
+/// learnt from and pruned by: past that, the text is read again for its
+/// last parse. 8 MB, a KF8 text of about 50 MB: the largest of the
+/// default books' holds 7 MB.
 pub(crate) const HELD_SYMBOLS: usize = 1 << 22;
 
 /// The first reading of a text, a piece at a time: each piece's symbols
@@ -465,8 +466,9 @@ pub(crate) const HELD_SYMBOLS: usize = 1 << 22;
 /// pieces that go as they come ([`Cutter::push_copied`]), so that a book's
 /// text need not be held to be coded. A cutter told how many pieces are
 /// coming ([`Cutter::holding`]) holds the symbols of a large text only
-/// where the pairs are learnt and pruned ([`HELD_SYMBOLS`]), so that its
-/// memory does not grow with the text.
+/// where the pairs are learnt and pruned ([`HELD_SYMBOLS`]), so that the
+/// symbols it holds do not grow with the text (its table of distinct
+/// runs does, as they are met).
 pub(crate) struct Cutter<'a> {
     runs: Runs<'a>,
     byte_seen: [bool; 256],
@@ -481,7 +483,8 @@ pub(crate) struct Cutter<'a> {
     /// How many pieces the text has, if told: the pieces read before the
     /// last parse are known, and only theirs need be held.
     expected: Option<usize>,
-    /// How many symbols may be held; past it, only those pieces' are.
+    /// How many `u16`s of symbols may be held; past it, only those
+    /// pieces' are.
     most: usize,
     /// Whether only those pieces' symbols are held.
     thinned: bool,
@@ -510,8 +513,8 @@ impl<'a> Cutter<'a> {
     }
 
     /// A cutter of a text of `pieces` pieces, which holds at most `most`
-    /// symbols ([`HELD_SYMBOLS`]) but those of the pieces read before the
-    /// last parse.
+    /// `u16`s of symbols ([`HELD_SYMBOLS`]) but those of the pieces read
+    /// before the last parse.
     pub(crate) fn holding(pieces: usize, most: usize) -> Cutter<'a> {
         Cutter {
             expected: Some(pieces),
@@ -579,7 +582,10 @@ impl<'a> Cutter<'a> {
         if let Some(pieces) = self.expected
             && !self.thinned
             && self.symbols.held > self.most
+            && !read_early(1, pieces)
         {
+            // (A text so short that every piece is read early, as the
+            // second is then, is held whole.)
             self.thinned = true;
             self.symbols.keep_only(|i| read_early(i, pieces));
         }

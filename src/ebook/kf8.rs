@@ -200,9 +200,11 @@ type Laid = (
 );
 
 /// Flow 0 of `book` (each content file's skeleton and its fragments),
-/// written into `out` a few screens at a time: each link written as it
-/// goes from where `known` places its target, or left a placeholder when
-/// the targets are still to be placed. Returns where everything lands.
+/// written into `out` a few screens at a time, each link written as it
+/// goes from where `known` places its target. Without `known`, the
+/// targets are still to be placed: each screen is sized, not written, and
+/// `out` gets only the skeletons and the opening page. Returns where
+/// everything lands.
 fn flow0(
     book: &Book,
     images: &[&str],
@@ -214,11 +216,7 @@ fn flow0(
     let resource = |name: &str| images.iter().position(|n| *n == name).map(embed);
     let srcs = flow_srcs(book);
     let cover = resource(book.cover).expect("a cover");
-    let sizes = Sizes {
-        srcs: &srcs,
-        link: &|_| PLACEHOLDER.len(),
-        text: crate::markup::ascii_escaped_len,
-    };
+    let sizes = sizes(&srcs);
     let round = match super::rounds_screens(book) {
         true => ROUND,
         false => 1,
@@ -231,7 +229,8 @@ fn flow0(
         }
     };
     // Each screen is rendered straight into the text, which is handed on
-    // a few screens at a time: `base` bytes are gone before `text`.
+    // a few screens at a time: `base` bytes are gone before `text` (or,
+    // laying out, only sized).
     let mut text = String::with_capacity(2 * PIECE);
     let mut base = 0;
     let mut skeletons = Vec::new();
@@ -326,6 +325,22 @@ fn flow0(
     (skeletons, fragments, placed, len)
 }
 
+/// How flow 0's screens are sized while it is laid out: each link a
+/// placeholder, each text in ASCII.
+fn sizes(srcs: &[String]) -> Sizes<'_> {
+    Sizes {
+        srcs,
+        link: &placeholder_len,
+        text: crate::markup::ascii_escaped_len,
+    }
+}
+
+/// The length of a link's address while the targets are still to be
+/// placed: the placeholder's.
+fn placeholder_len(_: Target) -> usize {
+    PLACEHOLDER.len()
+}
+
 /// Each of the edition's images' `src`: the squares are SVG flows after
 /// the stylesheet (flow 1), in the order the screens use them.
 fn flow_srcs(book: &Edition) -> Vec<String> {
@@ -379,7 +394,7 @@ fn base32_exactly(n: usize, width: usize) -> String {
 impl Part {
     /// The length of the text [`Part::render`] writes: every flow.
     pub fn text_len(&self) -> usize {
-        self.flows.last().copied().unwrap_or(self.flow0)
+        *self.flows.last().expect("the stylesheet's flow at least")
     }
 
     /// Writes the part's text into `out`, a few screens at a time: flow 0
@@ -658,11 +673,7 @@ mod tests {
         for edition in crate::site::Solved::defaults(3).editions() {
             let book = edition.for_books();
             let srcs = flow_srcs(&book);
-            let sizes = Sizes {
-                srcs: &srcs,
-                link: &|_| PLACEHOLDER.len(),
-                text: crate::markup::ascii_escaped_len,
-            };
+            let sizes = sizes(&srcs);
             // Each screen, and the first again with words that are not
             // ASCII, which the text gives as references (`&#8722;`).
             let mut other = book.screens[0].clone();

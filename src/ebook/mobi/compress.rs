@@ -137,7 +137,7 @@ fn each_piece(render: Render, each: &mut dyn FnMut(&[u8], &[u8])) -> usize {
 
 /// The text's length, its compression, its text records and its HUFF and
 /// CDIC records, of a text of `len` bytes, read again for its last parse
-/// if it has more than `most` symbols.
+/// if its symbols take more than `most` `u16`s.
 fn compressed(
     len: usize,
     render: Render,
@@ -161,7 +161,8 @@ fn compressed(
         extras.push(extra.to_vec());
     });
     let again = &mut |each: &mut dyn FnMut(&[u8])| {
-        each_piece(render, &mut |piece, _| each(piece));
+        let again = each_piece(render, &mut |piece, _| each(piece));
+        assert_eq!(again, made, "the text read again is as long");
     };
     let huff = huffcdic::compress_read(cutter, huffcdic::Limits::default(), again);
     let huff_len = huff.len() + extras.iter().map(|e| e.len() + 1).sum::<usize>();
@@ -198,6 +199,29 @@ fn compressed(
 mod tests {
     use super::*;
 
+    /// A text too large for its symbols to be held (past `most`) is
+    /// rendered twice, and gives the records of one whose symbols are.
+    #[test]
+    fn a_text_read_again_gives_the_records_of_one_held() {
+        let mut text = Vec::new();
+        for i in 0..40_000u32 {
+            let link = format!("<p><a filepos={:07}>go</a></p>", i * 7919 % 9_999_991);
+            text.extend_from_slice(link.as_bytes());
+        }
+        // Past 256 pieces, some are read only by the last parse.
+        assert!(text.len() > 256 * RECORD_SIZE);
+        let renders = std::cell::Cell::new(0);
+        let render = |out: &mut dyn FnMut(&[u8])| {
+            renders.set(renders.get() + 1);
+            text.chunks(4000).for_each(&mut *out)
+        };
+        let held = compressed(text.len(), &render, usize::MAX);
+        assert_eq!((renders.replace(0), held.1), (1, Compression::HuffCdic));
+        let again = compressed(text.len(), &render, 0);
+        assert_eq!(renders.get(), 2);
+        assert!(again == held);
+    }
+
     /// A text rendered in pieces of any size gives the records of the text
     /// held whole: HUFF/CDIC's the records [`huffcdic::compress`] makes of
     /// its pieces, each with its trailing bytes (a character split across
@@ -214,7 +238,7 @@ mod tests {
         for (text, compression) in [(long, Compression::HuffCdic), (short, Compression::PalmDoc)] {
             let whole = text_records(&text);
             assert_eq!((whole.len, whole.compression), (text.len(), compression));
-            // Rendered in pieces, and read twice (no symbol held) or once.
+            // Rendered in pieces of any size, with nothing held or all.
             for (size, most) in [(1, 0), (7, 0), (4096, 0), (5000, usize::MAX), (100_000, 0)] {
                 let render = |out: &mut dyn FnMut(&[u8])| text.chunks(size).for_each(&mut *out);
                 let (len, compression, records, huff) = compressed(text.len(), &render, most);
