@@ -256,49 +256,44 @@ fn flow0(
         let mut ids = 0;
         for screen in units {
             let target = screen.map_or(Target::Contents, |b| b.target);
-            // Laying out, a screen is only sized: it would be written
-            // only to be thrown away.
-            if let (None, Some(b)) = (known, screen) {
-                let len = board_len_with(b, base32(ids, 1).len(), &sizes);
-                ids += 1;
-                let len = len + (round - len % round) % round;
-                place(
-                    &mut fragments,
-                    &mut placed,
-                    (file, insert_at),
-                    target,
-                    len,
-                    after,
-                );
-                after += len;
-                base += len;
-                continue;
-            }
-            let at = text.len();
-            unit(&mut text, &mut links, |out, href| match screen {
-                None => front_body(out, book, &cover, &href),
-                Some(b) => {
-                    board(out, &base32(ids, 1), &srcs, b, &href);
+            let len = match (known, screen) {
+                // Laying out, a screen is only sized: it would be written
+                // only to be thrown away.
+                (None, Some(b)) => {
+                    let len = board_len_with(b, base32(ids, 1).len(), &sizes);
                     ids += 1;
+                    let len = len + (round - len % round) % round;
+                    base += len;
+                    len
                 }
-            });
-            // Each link's fragment and offset, in place of the
-            // placeholder's zeros, once the targets are placed.
-            if let Some(known) = known {
-                for (at, target) in links.drain(..) {
-                    let (row, off) = known[&target];
-                    let fid = at + FID_DIGITS.start..at + FID_DIGITS.end;
-                    text.replace_range(fid, &base32_exactly(row, FID_DIGITS.len()));
-                    let offset = at + OFF_DIGITS.start..at + OFF_DIGITS.end;
-                    text.replace_range(offset, &base32_exactly(off, OFF_DIGITS.len()));
+                _ => {
+                    let at = text.len();
+                    unit(&mut text, &mut links, |out, href| match screen {
+                        None => front_body(out, book, &cover, &href),
+                        Some(b) => {
+                            board(out, &base32(ids, 1), &srcs, b, &href);
+                            ids += 1;
+                        }
+                    });
+                    // Each link's fragment and offset, in place of the
+                    // placeholder's zeros, once the targets are placed.
+                    if let Some(known) = known {
+                        for (at, target) in links.drain(..) {
+                            let (row, off) = known[&target];
+                            let fid = at + FID_DIGITS.start..at + FID_DIGITS.end;
+                            text.replace_range(fid, &base32_exactly(row, FID_DIGITS.len()));
+                            let offset = at + OFF_DIGITS.start..at + OFF_DIGITS.end;
+                            text.replace_range(offset, &base32_exactly(off, OFF_DIGITS.len()));
+                        }
+                    }
+                    links.clear();
+                    // Spaces after a screen, so the next starts at a round
+                    // offset in its fragment.
+                    let pad = (round - (text.len() - at) % round) % round;
+                    text.extend(std::iter::repeat_n(' ', pad));
+                    text.len() - at
                 }
-            }
-            links.clear();
-            // Spaces after a screen, so the next starts at a round offset
-            // in its fragment.
-            let pad = (round - (text.len() - at) % round) % round;
-            text.extend(std::iter::repeat_n(' ', pad));
-            let len = text.len() - at;
+            };
             place(
                 &mut fragments,
                 &mut placed,
