@@ -1179,9 +1179,8 @@ impl Trie {
         })
     }
 
-    /// What `Trie::spelt` gives of each node, but only the pairs with a
-    /// code under `bits`, each with its code's length, side by side.
-    fn coded(&self, bits: &[Option<u8>]) -> Coded {
+    /// The trie as the cheapest parse walks it under `bits` ([`Coded`]).
+    fn coded(&self, bits: &[Option<u8>]) -> Coded<'_> {
         // From a node that spells a pair (or `NONE`), along `dict`, the
         // first whose pair has a code.
         let walk = |mut m: u32| {
@@ -1190,59 +1189,107 @@ impl Trie {
             }
             m
         };
-        let first = self
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(n, node)| {
-                walk(if node.end != Self::NONE {
-                    n as u32
-                } else {
-                    node.dict
-                })
-            })
-            .collect();
-        let entries = self
-            .nodes
-            .iter()
-            .map(
-                |node| match bits.get(node.end as usize).copied().flatten() {
-                    Some(bits) => CodedPair {
-                        phrase: node.end,
-                        next: walk(node.dict),
-                        bits,
-                        len: node.depth,
-                    },
-                    None => CodedPair::default(),
-                },
-            )
-            .collect();
-        Coded { first, entries }
+        let mut pairs = Vec::new();
+        let mut nodes = Vec::with_capacity(self.nodes.len());
+        for (n, node) in self.nodes.iter().enumerate() {
+            let from = pairs.len() as u32;
+            let mut m = walk(if node.end != Self::NONE {
+                n as u32
+            } else {
+                node.dict
+            });
+            while m != Self::NONE {
+                let pair = &self.nodes[m as usize];
+                pairs.push(CodedPair {
+                    phrase: pair.end,
+                    len: pair.depth,
+                    bits: bits[pair.end as usize].expect("a pair with a code"),
+                });
+                m = walk(pair.dict);
+            }
+            nodes.push(CodedNode {
+                first: node.first,
+                fail: node.fail,
+                others: (
+                    node.others,
+                    node.others + self.others(n as u32).len() as u32,
+                ),
+                pairs: (from, pairs.len() as u32),
+            });
+        }
+        Coded {
+            trie: self,
+            nodes,
+            pairs,
+        }
     }
 }
 
-/// The pairs each node of a [`Trie`] spells that have a code, as the
-/// cheapest parse weighs them: only those, and each with all the parse
-/// needs of it in one place (of the pairs a piece's places match, many
-/// have no code once the pairs that do not pay are pruned).
-struct Coded {
-    /// Each node's first pair with a code, longest first: the node
-    /// itself or one along its `dict` (`NONE`: none).
-    first: Vec<u32>,
-    /// Of each node whose pair has a code: the pair, and the next node
-    /// along `dict` whose pair has one.
-    entries: Vec<CodedPair>,
+/// The [`Trie`] as the cheapest parse walks it under one code: each
+/// node's step and the pairs it spells that have a code, longest first
+/// (what [`Trie::spelt`] gives, but only those), side by side. Every place
+/// of the text steps to a node and weighs its pairs (the cheapest parse
+/// is the function of a default build that takes the most CPU, a
+/// seventh): a node's step, and where its pairs are, in one line of the
+/// cache, and its pairs one after another, where the trie's nodes, a
+/// table of each node's first pair and each pair's next took a line
+/// each, 30% more time.
+struct Coded<'t> {
+    trie: &'t Trie,
+    nodes: Vec<CodedNode>,
+    /// Each node's pairs: those of node `n` are
+    /// `pairs[nodes[n].pairs.0..nodes[n].pairs.1]`.
+    pairs: Vec<CodedPair>,
+}
+
+/// A node of [`Coded`]: a [`Node`]'s step, and its pairs.
+#[derive(Clone, Copy)]
+#[repr(align(32))]
+struct CodedNode {
+    first: (u32, u32),
+    fail: u32,
+    /// Its children after the first: a range of [`Trie::others`].
+    others: (u32, u32),
+    /// Its pairs with a code: a range of [`Coded::pairs`].
+    pairs: (u32, u32),
 }
 
 /// A pair with a code, as [`Coded`] keeps it.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct CodedPair {
     phrase: u32,
-    next: u32,
     /// The raw phrases it spans.
     len: u32,
     /// Its code's length.
     bits: u8,
+}
+
+impl Coded<'_> {
+    /// [`Trie::step`].
+    fn step(&self, mut node: u32, r: u32) -> u32 {
+        loop {
+            let Some(n) = self.nodes.get(node as usize) else {
+                return self.trie.root[r as usize];
+            };
+            if n.first.0 == r {
+                return n.first.1;
+            }
+            let others = &self.trie.others[n.others.0 as usize..n.others.1 as usize];
+            if let Ok(i) = others.binary_search_by_key(&r, |&(raw, _)| raw) {
+                return others[i].1;
+            }
+            node = n.fail;
+        }
+    }
+
+    /// The pairs with a code that `node` spells, longest first (none at
+    /// the root, `NONE`).
+    fn pairs(&self, node: u32) -> &[CodedPair] {
+        match self.nodes.get(node as usize) {
+            Some(n) => &self.pairs[n.pairs.0 as usize..n.pairs.1 as usize],
+            None => &[],
+        }
+    }
 }
 
 /// Each piece as phrases, the longest that fits first: the tests'
@@ -1300,9 +1347,8 @@ fn parse_cheapest_of<I: IntoIterator<Item = u32>>(
 /// piece's phrases, held until the text is coded.
 struct Cheapest<'t, 'a> {
     tokens: &'t Tokens<'a>,
-    trie: &'t Trie,
     bits: &'t [Option<u8>],
-    coded: Coded,
+    coded: Coded<'t>,
     /// The piece's raw phrases.
     s: Vec<u32>,
     /// From each place to the end: the fewest bits, and the first phrase
@@ -1316,7 +1362,6 @@ impl<'t, 'a> Cheapest<'t, 'a> {
     fn new(tokens: &'t Tokens<'a>, trie: &'t Trie, bits: &'t [Option<u8>]) -> Cheapest<'t, 'a> {
         Cheapest {
             tokens,
-            trie,
             bits,
             coded: trie.coded(bits),
             s: Vec::new(),
@@ -1330,7 +1375,6 @@ impl<'t, 'a> Cheapest<'t, 'a> {
     fn piece(&mut self, symbols: impl IntoIterator<Item = u32>) {
         let Cheapest {
             tokens,
-            trie,
             bits,
             coded,
             s,
@@ -1343,7 +1387,7 @@ impl<'t, 'a> Cheapest<'t, 'a> {
         best.resize(s.len() + 1, (0, 0, 0));
         let mut node = Trie::NONE;
         for at in (0..s.len()).rev() {
-            node = trie.step(node, s[at]);
+            node = coded.step(node, s[at]);
             // Of the phrases that cost the fewest bits from here, the
             // shortest: the pairs come longest first, and an equal total
             // replaces the one before. The raw phrase comes last and
@@ -1356,15 +1400,8 @@ impl<'t, 'a> Cheapest<'t, 'a> {
                     cheapest = (total, p, len as u32);
                 }
             };
-            let mut m = coded
-                .first
-                .get(node as usize)
-                .copied()
-                .unwrap_or(Trie::NONE);
-            while m != Trie::NONE {
-                let pair = coded.entries[m as usize];
+            for pair in coded.pairs(node) {
                 consider(pair.phrase, pair.bits, pair.len as usize);
-                m = pair.next;
             }
             if let Some(b) = bits[s[at] as usize] {
                 consider(s[at], b, 1);
@@ -2220,7 +2257,8 @@ mod tests {
 
     /// What the cheapest parse weighs at a node is the node's pairs
     /// ([`Trie::spelt`]) that have a code, in the same order, each with
-    /// its code's length; and pruning leaves some without one.
+    /// its code's length, and it steps from a node as the trie does;
+    /// pruning leaves some pairs without a code.
     #[test]
     fn a_nodes_coded_pairs_are_its_pairs_with_a_code() {
         with_links(|tokens, grammar, trie, _| {
@@ -2229,13 +2267,11 @@ mod tests {
             let coded = trie.coded(&bits);
             let mut left_out = 0;
             for node in 0..trie.nodes.len() as u32 {
-                let mut weighed = Vec::new();
-                let mut m = coded.first[node as usize];
-                while m != Trie::NONE {
-                    let pair = coded.entries[m as usize];
-                    weighed.push((pair.phrase, pair.len as usize, Some(pair.bits)));
-                    m = pair.next;
-                }
+                let weighed: Vec<_> = coded
+                    .pairs(node)
+                    .iter()
+                    .map(|pair| (pair.phrase, pair.len as usize, Some(pair.bits)))
+                    .collect();
                 let all: Vec<_> = trie
                     .spelt(node)
                     .map(|(p, len)| (p, len, bits[p as usize]))
@@ -2243,6 +2279,12 @@ mod tests {
                 left_out += all.len() - weighed.len();
                 let with_code: Vec<_> = all.into_iter().filter(|p| p.2.is_some()).collect();
                 assert_eq!(weighed, with_code, "node {node}");
+            }
+            // And it steps as the trie does, from every node and the root.
+            for node in (0..trie.nodes.len() as u32).chain([Trie::NONE]) {
+                for r in 0..grammar.raw {
+                    assert_eq!(coded.step(node, r), trie.step(node, r), "{node} by {r}");
+                }
             }
             assert!(left_out > 0);
         });
