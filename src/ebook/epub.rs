@@ -37,13 +37,14 @@ fn front(book: &Edition, layout: &Layout) -> String {
     xhtml(&book.title, &body)
 }
 
-fn boards(book: &Edition, layout: &Layout, chunk: usize) -> String {
+/// File `chunk` of the boards, its images at `srcs` (each square's
+/// SVG, made once for every file).
+fn boards(book: &Edition, layout: &Layout, srcs: &[String], chunk: usize) -> String {
     let file = File::Boards(chunk as u32);
     let mut out = String::with_capacity(MAX_FILE_BYTES + 1024);
-    let srcs = srcs(book, ".svg");
     page_onto(&mut out, &book.title, "book.css", "", |out| {
         for b in &book.screens[layout.chunks[chunk].clone()] {
-            board(out, &b.target.anchor(), &srcs, b, &|out: &mut String, t| {
+            board(out, &b.target.anchor(), srcs, b, &|out: &mut String, t| {
                 layout.href_onto(out, file, t)
             });
         }
@@ -161,10 +162,11 @@ pub fn write_to(book: &Book, out: Out) -> Result<(), WriteError> {
     // The files of boards, most of the book, are rendered and deflated on
     // every core, a batch at a time, each text dropped once deflated.
     let indexes: Vec<usize> = (0..chunks).collect();
+    let srcs = srcs(book, ".svg");
     for batch in indexes.chunks(BATCH) {
         let done = crate::par::map(batch, |&c| {
             let name = format!("OEBPS/{}", board_file(c));
-            let file = packed(&name, boards(book, layout, c).as_bytes());
+            let file = packed(&name, boards(book, layout, &srcs, c).as_bytes());
             (name, file)
         });
         for (name, file) in done {

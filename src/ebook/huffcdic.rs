@@ -1577,14 +1577,32 @@ impl Bits {
     }
 
     fn finish(mut self) -> Vec<u8> {
+        self.flush();
+        self.out
+    }
+
+    /// [`Bits::finish`], in a `Vec` of its length, and this one emptied
+    /// for the next: a book's records are coded one after another, each
+    /// a kilobyte or two, and each grown from nothing took ten
+    /// allocations and kept up to twice its length.
+    fn take(&mut self) -> Vec<u8> {
+        self.flush();
+        let out = self.out.to_vec();
+        self.out.clear();
+        out
+    }
+
+    /// The bits waiting, onto `out`, the last byte padded: none wait
+    /// after.
+    fn flush(&mut self) {
         while self.have >= 8 {
             self.have -= 8;
             self.out.push((self.acc >> self.have) as u8);
         }
         if self.have > 0 {
             self.out.push((self.acc << (8 - self.have)) as u8);
+            self.have = 0;
         }
-        self.out
     }
 }
 
@@ -1776,7 +1794,11 @@ fn cdic_records(phrases: &[(std::borrow::Cow<[u8]>, bool)]) -> Vec<Vec<u8>> {
             return phrases
                 .chunks(per)
                 .map(|chunk| {
-                    let mut r = b"CDIC".to_vec();
+                    // Made at its length: a book's tables are written
+                    // phrase by phrase, a few bytes each.
+                    let len = 16 + chunk.iter().map(|(p, _)| 4 + p.len()).sum::<usize>();
+                    let mut r = Vec::with_capacity(len);
+                    r.extend_from_slice(b"CDIC");
                     for v in [16, total as u32, bits] {
                         r.extend_from_slice(&v.to_be_bytes());
                     }
@@ -1791,6 +1813,7 @@ fn cdic_records(phrases: &[(std::borrow::Cow<[u8]>, bool)]) -> Vec<Vec<u8>> {
                         r.extend_from_slice(&(p.len() as u16 | flag).to_be_bytes());
                         r.extend_from_slice(p);
                     }
+                    debug_assert_eq!(r.len(), len);
                     r
                 })
                 .collect();
@@ -1906,12 +1929,12 @@ fn coded(
     let counts: Vec<u32> = kept.iter().map(|&p| uses[p]).collect();
     let code = Code::new(&lengths(&counts, min_longest));
     let code_of = |p: u32| code.codes[index[p as usize] as usize];
+    let mut bits = Bits::default();
     let records = parsed
         .iter()
         .map(|phrases| {
-            let mut bits = Bits::default();
             phrases.for_each(|p| bits.put(code_of(p)));
-            bits.finish()
+            bits.take()
         })
         .collect();
     // A raw phrase is stored as is, a pair as the codes it is spelt with.

@@ -122,15 +122,20 @@ fn cncx_offset(record: usize, at: usize) -> Result<u32, TooLarge> {
 
 /// `v` in the forward variable-width form: seven bits a byte, most
 /// significant first, the last byte's high bit set.
-pub fn varint(mut v: u32) -> Vec<u8> {
-    let mut out = vec![(v & 0x7f) as u8 | 0x80];
-    v >>= 7;
-    while v > 0 {
-        out.push((v & 0x7f) as u8);
-        v >>= 7;
-    }
-    out.reverse();
+pub fn varint(v: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(5);
+    push_varint(&mut out, v);
     out
+}
+
+/// [`varint`] onto `out`: an index writes one for each value of each
+/// entry.
+fn push_varint(out: &mut Vec<u8>, v: u32) {
+    let groups = (u32::BITS - v.leading_zeros()).div_ceil(7).max(1);
+    for g in (0..groups).rev() {
+        let byte = (v >> (7 * g)) as u8 & 0x7f;
+        out.push(if g == 0 { byte | 0x80 } else { byte });
+    }
 }
 
 fn aligned(mut block: Vec<u8>) -> Vec<u8> {
@@ -171,7 +176,7 @@ fn entry_bytes(tags: &[Tag], e: &Entry) -> Result<Vec<u8>, TooLarge> {
     out.extend_from_slice(&e.key);
     out.push(control);
     for v in e.values.iter().flatten() {
-        out.extend(varint(*v));
+        push_varint(&mut out, *v);
     }
     Ok(out)
 }
@@ -385,6 +390,7 @@ mod tests {
         assert_eq!(varint(0x80), [0x01, 0x80]);
         assert_eq!(varint(0x3fff), [0x7f, 0xff]);
         assert_eq!(varint(0x4000), [0x01, 0x00, 0x80]);
+        assert_eq!(varint(u32::MAX), [0x0f, 0x7f, 0x7f, 0x7f, 0xff]);
     }
 
     /// Many entries spill over several data records and strings over

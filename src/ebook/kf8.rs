@@ -57,15 +57,38 @@ const BODY_END: &str = "</body></html>";
 /// Kindle's base 32 digits.
 const BASE32: &[u8; 32] = b"0123456789ABCDEFGHIJKLMNOPQRSTUV";
 
-/// `n` in base 32 (digits 0-9, A-V), at least `width` digits.
-pub fn base32(mut n: usize, width: usize) -> String {
-    let mut out = Vec::new();
-    while n > 0 || out.len() < width {
-        out.push(BASE32[n % 32]);
+/// `n` in base 32 (digits 0-9, A-V), at least `width` digits (at most
+/// 16), on the stack: a book writes one for every screen.
+pub fn base32(mut n: usize, width: usize) -> Base32 {
+    let mut digits = [b'0'; 16];
+    let mut from = digits.len();
+    while n > 0 || digits.len() - from < width {
+        from -= 1;
+        digits[from] = BASE32[n % 32];
         n /= 32;
     }
-    out.reverse();
-    String::from_utf8(out).expect("ASCII digits")
+    Base32 { digits, from }
+}
+
+/// A number in base 32, as [`base32`] writes it: its digits are
+/// `digits[from..]`.
+pub struct Base32 {
+    digits: [u8; 16],
+    from: usize,
+}
+
+impl std::ops::Deref for Base32 {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        std::str::from_utf8(&self.digits[self.from..]).expect("ASCII digits")
+    }
+}
+
+impl std::fmt::Display for Base32 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
 }
 
 /// `n` in base 32 into all of `digits`, which must hold it.
@@ -280,10 +303,8 @@ fn flow0(
                     if let Some(known) = known {
                         for (at, target) in links.drain(..) {
                             let (row, off) = known[&target];
-                            let fid = at + FID_DIGITS.start..at + FID_DIGITS.end;
-                            text.replace_range(fid, &base32_exactly(row, FID_DIGITS.len()));
-                            let offset = at + OFF_DIGITS.start..at + OFF_DIGITS.end;
-                            text.replace_range(offset, &base32_exactly(off, OFF_DIGITS.len()));
+                            fill_base32(&mut text, at + FID_DIGITS.start..at + FID_DIGITS.end, row);
+                            fill_base32(&mut text, at + OFF_DIGITS.start..at + OFF_DIGITS.end, off);
                         }
                     }
                     links.clear();
@@ -379,11 +400,13 @@ fn place(
     f.len += len;
 }
 
-/// `n` in base 32 in exactly `width` digits, which must hold it.
-fn base32_exactly(n: usize, width: usize) -> String {
-    let mut digits = vec![b'0'; width];
-    put_base32(&mut digits, n);
-    String::from_utf8(digits).expect("ASCII digits")
+/// `n` in base 32 in place of the digits of `text` at `at`, which must
+/// hold it: every link of a book, filled in.
+fn fill_base32(text: &mut String, at: Range<usize>, n: usize) {
+    let mut digits = [0u8; 16];
+    let digits = &mut digits[..at.len()];
+    put_base32(digits, n);
+    text.replace_range(at, std::str::from_utf8(digits).expect("ASCII digits"));
 }
 
 impl Part {
@@ -698,13 +721,14 @@ mod tests {
 
     #[test]
     fn base32_is_kindles() {
-        assert_eq!(base32(0, 4), "0000");
-        assert_eq!(base32(16, 4), "000G");
+        assert_eq!(&*base32(0, 4), "0000");
+        assert_eq!(&*base32(16, 4), "000G");
         let mut digits = *b"0000000000";
         put_base32(&mut digits, 32 * 32 + 31);
         assert_eq!(&digits, b"000000010V");
-        assert_eq!(base32(31, 1), "V");
-        assert_eq!(base32(32 * 32 * 32 * 32, 4), "10000");
+        assert_eq!(&*base32(31, 1), "V");
+        assert_eq!(&*base32(32 * 32 * 32 * 32, 4), "10000");
+        assert_eq!(&*base32(usize::MAX, 1), "FVVVVVVVVVVVV");
         assert_eq!(embed(0), "kindle:embed:0001?mime=image/gif");
     }
 

@@ -24,23 +24,29 @@
 
 use std::ops::Range;
 
-/// A variable-width integer of 7 bits a byte, most significant first: the
-/// high bit marks its last byte if `forward`, its first if not (read
-/// from the end).
+/// [`push_vwi`] into a `Vec` of its own.
+#[cfg(test)]
 fn vwi(value: usize, forward: bool) -> Vec<u8> {
     let mut out = Vec::new();
-    let mut v = value;
-    loop {
-        out.push((v & 0x7f) as u8);
-        v >>= 7;
-        if v == 0 {
-            break;
-        }
-    }
-    let last = out.len() - 1;
-    out[if forward { 0 } else { last }] |= 0x80;
-    out.reverse();
+    push_vwi(&mut out, value, forward);
     out
+}
+
+/// How many bytes [`push_vwi`] writes `value` in.
+fn vwi_len(value: usize) -> u32 {
+    (usize::BITS - value.leading_zeros()).div_ceil(7).max(1)
+}
+
+/// A variable-width integer of 7 bits a byte onto `out`, most significant
+/// first: the high bit marks its last byte if `forward`, its first if not
+/// (read from the end). Every text record has a few.
+fn push_vwi(out: &mut Vec<u8>, value: usize, forward: bool) {
+    let len = vwi_len(value);
+    for g in (0..len).rev() {
+        let byte = (value >> (7 * g)) as u8 & 0x7f;
+        let marked = if forward { g == 0 } else { g == len - 1 };
+        out.push(if marked { byte | 0x80 } else { byte });
+    }
 }
 
 /// One sequence: `value` with its flags in the low `flag_bits` bits, then
@@ -59,15 +65,15 @@ fn sequence(out: &mut Vec<u8>, value: usize, flag_bits: u32, seq: &Seq) {
     if seq.counts_back {
         flags |= 0b1000;
     }
-    out.extend(vwi(value << flag_bits | flags, true));
+    push_vwi(out, value << flag_bits | flags, true);
     if let Some(kind) = seq.kind {
-        out.extend(vwi(kind, true));
+        push_vwi(out, kind, true);
     }
     if seq.count > 1 {
         out.push(seq.count as u8);
     }
     if seq.spans {
-        out.extend(vwi(0, true));
+        push_vwi(out, 0, true);
     }
 }
 
@@ -173,9 +179,9 @@ fn encode(
 fn with_length(mut data: Vec<u8>) -> Vec<u8> {
     let mut width = 1;
     loop {
-        let size = vwi(data.len() + width, false);
-        if size.len() == width {
-            data.extend(size);
+        let size = data.len() + width;
+        if vwi_len(size) as usize == width {
+            push_vwi(&mut data, size, false);
             return data;
         }
         width += 1;
@@ -192,6 +198,10 @@ mod tests {
         // 84 22 11.
         assert_eq!(vwi(0x11111, true), [0x04, 0x22, 0x91]);
         assert_eq!(vwi(0x11111, false), [0x84, 0x22, 0x11]);
+        assert_eq!(vwi(0, true), [0x80]);
+        assert_eq!(vwi(0x7f, false), [0xff]);
+        assert_eq!(vwi(0x80, false), [0x81, 0x00]);
+        assert_eq!(vwi(0x80, true), [0x01, 0x80]);
         assert_eq!(with_length(Vec::new()), [0x81]);
         assert_eq!(with_length(vec![7; 126]).len(), 127);
         assert_eq!(with_length(vec![7; 127])[127..], [0x81, 0x01]);
