@@ -139,13 +139,25 @@ pub trait Grid {
 /// wrapped in its link if it has one.
 pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
     // Each row's cells side by side first: the loop over them is then
-    // the formats' own, with nothing of how a screen packs its cells.
-    let mut cells = Vec::with_capacity(screen.columns);
+    // the formats' own, with nothing of how a screen packs its cells. On
+    // the stack: every screen is written in six formats.
+    const ON_STACK: usize = 16;
+    let (mut stack, mut heap) = ([None; ON_STACK], Vec::new());
     for (r, row) in screen.rows().enumerate() {
-        cells.clear();
-        cells.extend(row);
+        let cells: &[Option<CellView>] = if screen.columns <= ON_STACK {
+            let mut n = 0;
+            for cell in row {
+                stack[n] = Some(cell);
+                n += 1;
+            }
+            &stack[..n]
+        } else {
+            heap.clear();
+            heap.extend(row.map(Some));
+            &heap
+        };
         grid.row(r);
-        for cell in &cells {
+        for cell in cells.iter().flatten() {
             grid.cell();
             if let Some(target) = cell.link() {
                 grid.link(target);

@@ -18,8 +18,17 @@ pub const JSON: &str = "positions.json";
 
 /// Each legal move of `board` with its verdict, in square order.
 pub fn verdicts<G: Game>(solver: &Solver<G>, board: G) -> Vec<(G::Move, Verdict)> {
+    verdicts_of(solver, board, |_| true)
+}
+
+/// [`verdicts`] of only the moves `keep` keeps.
+fn verdicts_of<G: Game>(
+    solver: &Solver<G>,
+    board: G,
+    keep: impl Fn(G::Move) -> bool,
+) -> Vec<(G::Move, Verdict)> {
     solver
-        .move_scores(board)
+        .move_scores_of(board, keep)
         .into_iter()
         .map(|(s, score)| (s, Verdict::of::<G>(score)))
         .collect()
@@ -34,7 +43,10 @@ pub fn choice_verdicts<G: Game>(
     view: View<G>,
 ) -> Vec<(usize, Choice<G::Move>, Verdict)> {
     let p = view.position;
-    let moves = verdicts(solver, p);
+    // With a piece picked up, only its moves are choices.
+    let moves = verdicts_of(solver, p, |m| {
+        view.picked.is_none() || G::piece(m) == view.picked
+    });
     let of = |m: G::Move| {
         moves
             .iter()
@@ -294,6 +306,12 @@ fn escape_json(out: &mut String, text: &str) {
 /// each choice leaves: the value of the position it leads to, as the
 /// pages say it).
 pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
+    positions_json_of(solver, view::breadth_first(solver.graph()))
+}
+
+/// [`positions_json`] of `views`, the graph's ([`view::breadth_first`]):
+/// the edition walks them for its screens already.
+fn positions_json_of<G: Game>(solver: &Solver<G>, mut views: Vec<(View<G>, u32)>) -> String {
     use std::fmt::Write as _;
     // Written straight into the file: it holds every position and move.
     let mut out = String::with_capacity(200 * solver.graph().boards().len());
@@ -304,7 +322,6 @@ pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
         escape_json(&mut out, note);
     }
     out.push_str("\",\"positions\":[\n");
-    let mut views = view::breadth_first(solver.graph());
     views.sort_unstable_by_key(|(v, _)| v.key());
     for (i, &(view, _)) in views.iter().enumerate() {
         let board = view.position;
@@ -410,6 +427,7 @@ fn tree_node<G: Game>(
 /// The edition at `slug`: every reachable position, breadth first, as in
 /// the two-player edition (at `plain`).
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static str) -> Edition {
+    let views = view::breadth_first(solver.graph());
     Edition {
         slug,
         name: G::TEXTS.analysis_name.to_string(),
@@ -422,10 +440,8 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
             G::TEXTS.analysis_start.to_string(),
             Target::page(solver.graph().root().key()),
         )],
-        screens: crate::par::map(&view::breadth_first(solver.graph()), |&(v, depth)| {
-            screen(solver, v, depth, plain)
-        }),
-        files: vec![OutFile::new(JSON, positions_json(solver))],
+        screens: crate::par::map(&views, |&(v, depth)| screen(solver, v, depth, plain)),
+        files: vec![OutFile::new(JSON, positions_json_of(solver, views))],
         aspect: solver.graph().root().aspect(),
         column_moves: G::COLUMN_MOVES,
         book_stretch: G::BOOK_STRETCH,
