@@ -140,7 +140,8 @@ pub trait Grid {
 pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
     // Each row's cells side by side first: the loop over them is then
     // the formats' own, with nothing of how a screen packs its cells. On
-    // the stack: every screen is written in six formats.
+    // the stack: every screen is written in every format, and sized for
+    // two.
     const ON_STACK: usize = 16;
     let (mut stack, mut heap) = ([None; ON_STACK], Vec::new());
     for (r, row) in screen.rows().enumerate() {

@@ -1231,9 +1231,10 @@ impl Trie {
 /// of the text steps to a node and weighs its pairs (the cheapest parse
 /// is the function of a default build that takes the most CPU, a
 /// seventh): a node's step, and where its pairs are, in one line of the
-/// cache, and its pairs one after another, where the trie's nodes, a
-/// table of each node's first pair and each pair's next took a line
-/// each, 30% more time.
+/// cache, and its pairs one after another. Stepping through the trie's
+/// nodes and looking up each node's first pair, then each pair's next,
+/// in tables of their own, each a line of the cache, made the whole
+/// build take 1.04 times the CPU time.
 struct Coded<'t> {
     trie: &'t Trie,
     nodes: Vec<CodedNode>,
@@ -1265,7 +1266,7 @@ struct CodedPair {
 }
 
 impl Coded<'_> {
-    /// [`Trie::step`].
+    /// [`Trie::step`], through this table's nodes.
     fn step(&self, mut node: u32, r: u32) -> u32 {
         loop {
             let Some(n) = self.nodes.get(node as usize) else {
