@@ -132,8 +132,9 @@ fn check(name: &str, bytes: &[u8]) -> Result<(), String> {
         if root != "svg" {
             return Err(format!("the root element is <{root}>, not <svg>"));
         }
-        // The PDFs draw it through usvg, which must read it too.
-        usvg::Tree::from_data(bytes, &usvg::Options::default())
+        // The PDFs draw it through usvg, which must read it too: from the
+        // XML read already, not read again.
+        usvg::Tree::from_xmltree(&doc, &usvg::Options::default())
             .map_err(|e| format!("not an SVG image ({e})"))?;
     } else if name.ends_with(".ttf") {
         ttf_parser::Face::parse(bytes, 0).map_err(|e| format!("not a TrueType font ({e})"))?;
