@@ -124,17 +124,25 @@ fn cncx_offset(record: usize, at: usize) -> Result<u32, TooLarge> {
 /// significant first, the last byte's high bit set.
 pub fn varint(v: u32) -> Vec<u8> {
     let mut out = Vec::with_capacity(5);
-    push_varint(&mut out, v);
+    push_vwi(&mut out, v as usize, true);
     out
 }
 
-/// [`varint`] onto `out`: an index writes one for each value of each
-/// entry.
-fn push_varint(out: &mut Vec<u8>, v: u32) {
-    let groups = (u32::BITS - v.leading_zeros()).div_ceil(7).max(1);
-    for g in (0..groups).rev() {
-        let byte = (v >> (7 * g)) as u8 & 0x7f;
-        out.push(if g == 0 { byte | 0x80 } else { byte });
+/// How many bytes [`push_vwi`] writes `value` in.
+pub(crate) fn vwi_len(value: usize) -> u32 {
+    (usize::BITS - value.leading_zeros()).div_ceil(7).max(1)
+}
+
+/// A variable-width integer of 7 bits a byte onto `out`, most significant
+/// first: the high bit marks its last byte if `forward` (an index's
+/// values, [`varint`]), its first if not (read from the end, as a text
+/// record's trailing entries end). Every entry and text record has a few.
+pub(crate) fn push_vwi(out: &mut Vec<u8>, value: usize, forward: bool) {
+    let len = vwi_len(value);
+    for g in (0..len).rev() {
+        let byte = (value >> (7 * g)) as u8 & 0x7f;
+        let marked = if forward { g == 0 } else { g == len - 1 };
+        out.push(if marked { byte | 0x80 } else { byte });
     }
 }
 
@@ -176,7 +184,7 @@ fn entry_bytes(tags: &[Tag], e: &Entry) -> Result<Vec<u8>, TooLarge> {
     out.extend_from_slice(&e.key);
     out.push(control);
     for v in e.values.iter().flatten() {
-        push_varint(&mut out, *v);
+        push_vwi(&mut out, *v as usize, true);
     }
     Ok(out)
 }

@@ -24,29 +24,14 @@
 
 use std::ops::Range;
 
+use crate::ebook::indx::{push_vwi, vwi_len};
+
 /// [`push_vwi`] into a `Vec` of its own.
 #[cfg(test)]
 fn vwi(value: usize, forward: bool) -> Vec<u8> {
     let mut out = Vec::new();
     push_vwi(&mut out, value, forward);
     out
-}
-
-/// How many bytes [`push_vwi`] writes `value` in.
-fn vwi_len(value: usize) -> u32 {
-    (usize::BITS - value.leading_zeros()).div_ceil(7).max(1)
-}
-
-/// A variable-width integer of 7 bits a byte onto `out`, most significant
-/// first: the high bit marks its last byte if `forward`, its first if not
-/// (read from the end). Every text record has a few.
-fn push_vwi(out: &mut Vec<u8>, value: usize, forward: bool) {
-    let len = vwi_len(value);
-    for g in (0..len).rev() {
-        let byte = (value >> (7 * g)) as u8 & 0x7f;
-        let marked = if forward { g == 0 } else { g == len - 1 };
-        out.push(if marked { byte | 0x80 } else { byte });
-    }
 }
 
 /// One sequence: `value` with its flags in the low `flag_bits` bits, then
