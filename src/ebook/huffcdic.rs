@@ -182,7 +182,11 @@ struct Run<'a>(&'a [u8]);
 
 impl PartialEq for Run<'_> {
     /// The ends first, as two words: most runs are found again, and a run
-    /// of up to sixteen bytes is all ends.
+    /// of up to sixteen bytes is all ends. Then the middle, a word at a
+    /// time, its last word reaching into the end already compared:
+    /// comparing it as a slice called `memcmp` for a word or two (with the
+    /// one-byte copies [`Tokens::spell`] made, 0.96x the time of a KRK
+    /// book's text records).
     fn eq(&self, other: &Self) -> bool {
         let (a, b) = (self.0, other.0);
         if a.len() != b.len() {
@@ -192,9 +196,12 @@ impl PartialEq for Run<'_> {
             (Some(first), Some(last)) => {
                 let word = |w: &[u8; 8]| u64::from_ne_bytes(*w);
                 let (other_first, other_last) = (b.first_chunk::<8>(), b.last_chunk::<8>());
+                let at = |s: &[u8], i: usize| s[i..].first_chunk::<8>().map(word);
                 other_first.map(word) == Some(word(first))
                     && other_last.map(word) == Some(word(last))
-                    && (a.len() <= 16 || a[8..a.len() - 8] == b[8..b.len() - 8])
+                    && (8..a.len().saturating_sub(8))
+                        .step_by(8)
+                        .all(|i| at(a, i) == at(b, i))
             }
             _ => a == b,
         }
@@ -374,7 +381,12 @@ impl Tokens<'_> {
     fn spell(&self, symbols: impl IntoIterator<Item = u32>, out: &mut Vec<u32>) {
         out.clear();
         for s in symbols {
-            out.extend_from_slice(self.phrases_of(s));
+            // Most symbols are one phrase: pushed, where a slice's copy
+            // is a call of its own.
+            match self.phrases_of(s) {
+                &[one] => out.push(one),
+                many => out.extend_from_slice(many),
+            }
         }
     }
 }
@@ -2128,6 +2140,25 @@ impl Reader {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Two runs are equal exactly when their bytes are, at every length
+    /// (those of one or two words and the longer ones, whose middle is
+    /// compared a word at a time): one byte changed anywhere, or one
+    /// byte more, tells them apart.
+    #[test]
+    fn runs_are_equal_exactly_when_their_bytes_are() {
+        for len in 0..48 {
+            let a: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(Run(&a) == Run(&a.clone()), "{len}");
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(Run(&a) != Run(&b), "{len} at {at}");
+            }
+            let longer = [&a[..], b"z"].concat();
+            assert!(Run(&a) != Run(&longer), "{len} and one more");
+        }
+    }
 
     /// Every number comes back as it was pushed, large ones and the
     /// escape's own value included, each piece on its own; and a symbol
