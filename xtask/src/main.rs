@@ -1,7 +1,16 @@
 //! The command line: parses flags (all in `flags.rs`) and calls the
 //! library, one module per command. Nothing here knows how a page is made.
 
+use std::io::Write as _;
 use std::process::ExitCode;
+use std::sync::OnceLock;
+
+/// `println!`, onto a stdout whose reader may have gone: see [`out`].
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::out(format!("{}\n", format_args!($($arg)*)).as_bytes())
+    };
+}
 
 mod bench;
 mod build;
@@ -84,6 +93,28 @@ fn tune_allocator() {
     }
 }
 
+/// Why stdout could not be written, other than its reader going.
+static STDOUT_FAILED: OnceLock<String> = OnceLock::new();
+
+/// Writes `bytes` to stdout. A reader that has gone (`cargo xtask
+/// build-site | head`) is no error: the command goes on and ends as it
+/// would (its site written, its bench's folders removed), and what it
+/// prints goes nowhere, as a C program's would (`println!` panicked,
+/// after the site was written). Any other failure (`> /dev/full`) is
+/// the command's one error line once it is done, and exit code 1.
+pub fn out(bytes: &[u8]) {
+    static GONE: OnceLock<()> = OnceLock::new();
+    if GONE.get().is_some() {
+        return;
+    }
+    if let Err(e) = std::io::stdout().lock().write_all(bytes) {
+        let _ = GONE.set(());
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            let _ = STDOUT_FAILED.set(format!("cannot write to stdout: {e}"));
+        }
+    }
+}
+
 fn main() -> ExitCode {
     tune_allocator();
     let cli = match parse() {
@@ -101,6 +132,10 @@ fn main() -> ExitCode {
         Command::Record(cmd) => record::run(cmd),
         Command::Endgame(args) => endgame::run(args),
     };
+    let result = result.and_then(|()| match STDOUT_FAILED.get() {
+        Some(why) => Err(anyhow::anyhow!("{why}")),
+        None => Ok(()),
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

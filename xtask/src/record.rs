@@ -28,7 +28,7 @@ pub fn run(cmd: &RecordCommand) -> anyhow::Result<()> {
                     squares[n].index() + 1
                 );
             }
-            println!("{code}");
+            say!("{code}");
         }
         RecordCommand::Decode { code } => {
             let squares = record::decode(*code)?;
@@ -37,27 +37,25 @@ pub fn run(cmd: &RecordCommand) -> anyhow::Result<()> {
                 .iter()
                 .map(|s| (s.index() + 1).to_string())
                 .collect();
-            println!("{}", played.join(" "));
+            say!("{}", played.join(" "));
             for row in board.to_string().split('/') {
                 let cells: Vec<String> = row.chars().map(String::from).collect();
-                println!("{}", cells.join(" "));
+                say!("{}", cells.join(" "));
             }
             let result = match board.status() {
                 Status::InPlay(p) => format!("{} to move", p.letter()),
                 Status::Won { winner, .. } => format!("{} wins", winner.letter()),
                 Status::Draw => "Draw".to_string(),
             };
-            println!("Result: {result}");
+            say!("Result: {result}");
             if let Some(n) = ended {
                 match squares.len() - n {
-                    1 => println!("The game ended on move {n}; the move after it is not played."),
-                    k => println!(
-                        "The game ended on move {n}; the {k} moves after it are not played."
-                    ),
+                    1 => say!("The game ended on move {n}; the move after it is not played."),
+                    k => say!("The game ended on move {n}; the {k} moves after it are not played."),
                 }
             }
-            println!("Page: {}/{}", site::TWO_PLAYER, page_name(board.id()));
-            println!("bit-tac-toe state: 0x{:08x}", BitState::from_board(board).0);
+            say!("Page: {}/{}", site::TWO_PLAYER, page_name(board.id()));
+            say!("bit-tac-toe state: 0x{:08x}", BitState::from_board(board).0);
         }
     }
     Ok(())

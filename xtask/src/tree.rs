@@ -25,13 +25,7 @@ pub fn run(args: &TreeArgs) -> anyhow::Result<()> {
     let (json, nodes) = analysis::tree_json(&solver, root, args.depth);
     match &args.out {
         Some(path) => output::write_file(path, json.as_bytes())?,
-        None => {
-            use std::io::Write as _;
-            std::io::stdout()
-                .lock()
-                .write_all(json.as_bytes())
-                .context("cannot write to stdout")?;
-        }
+        None => crate::out(json.as_bytes()),
     }
     eprintln!(
         "{nodes} nodes, {} moves deep below {root} (id {:x})",

@@ -297,6 +297,53 @@ fn a_build_prints_its_summary() {
     assert!(out.join("index.html").is_file());
 }
 
+/// A reader that stops reading (`cargo xtask build-site | head -1`) is no
+/// error: the build ends as it would, its site whole, and nothing panics
+/// (`println!` did, after the site was written). Stdout that cannot be
+/// written for another reason is one error line and exit code 1.
+#[test]
+fn a_reader_that_goes_away_is_no_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let mut child = small_chess(Command::new(env!("CARGO_BIN_EXE_xtask")).args([
+        "build-site",
+        "--out",
+        out.to_str().unwrap(),
+    ]))
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    // Gone before the build prints a line.
+    drop(child.stdout.take());
+    let run = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        run.status.success() && err.is_empty(),
+        "{:?}: {err}",
+        run.status
+    );
+    assert!(out.join("index.html").is_file());
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::File::options()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let run = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(["endgame", "kqk"])
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1));
+        let err = String::from_utf8(run.stderr).unwrap();
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(
+            errors,
+            ["error: cannot write to stdout: No space left on device (os error 28)"]
+        );
+    }
+}
+
 #[test]
 fn a_rebuild_touches_nothing_unless_something_changed() {
     use std::os::unix::fs::MetadataExt;

@@ -20,10 +20,17 @@ const SPARES: [u8; 3] = [1, 2, 3];
 /// book's time (median of 3), size, MB/s and time a screen. Builds into
 /// `dir`.
 pub fn bench(dir: &Path, args: &BuildArgs, assets: &Assets) -> anyhow::Result<()> {
-    println!("chess books by their screens: KRK by its spare moves, the budgets lifted:");
-    println!(
+    say!("chess books by their screens: KRK by its spare moves, the budgets lifted:");
+    say!(
         "  {:>5} {:>9} {:<26} {:>8} {:>9} {:>8} {:>6} {:>10}",
-        "spare", "peak MB", "book", "screens", "KB", "ms", "MB/s", "us/screen"
+        "spare",
+        "peak MB",
+        "book",
+        "screens",
+        "KB",
+        "ms",
+        "MB/s",
+        "us/screen"
     );
     let lifted = Budgets {
         large_mobi: usize::MAX,
@@ -49,7 +56,7 @@ pub fn bench(dir: &Path, args: &BuildArgs, assets: &Assets) -> anyhow::Result<()
             let screens = book.screens.len();
             for format in [&MOBI, &EPUB] {
                 let (ms, bytes) = writer_alone(format, &Book::new(&book, assets), &lifted)?;
-                println!(
+                say!(
                     "  {spare:>5} {peak:>9.1} {:<26} {screens:>8} {:>9.1} {ms:>8.1} {:>6.2} {:>10.1}",
                     format.file_name(&book),
                     bytes as f64 / 1000.0,

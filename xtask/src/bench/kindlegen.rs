@@ -41,17 +41,23 @@ fn reported_kb(log: &str, code: &str) -> Option<u64> {
 /// from our EPUB (one run, as a process) and its sizes. Writes into `dir`.
 pub fn bench(dir: &Path, options: &Options, assets: &Assets) -> anyhow::Result<()> {
     let Some(kindlegen) = kindlegen() else {
-        println!("kindlegen: not installed, not compared (.ci/install-tools installs it)");
+        say!("kindlegen: not installed, not compared (.ci/install-tools installs it)");
         return Ok(());
     };
     std::fs::create_dir_all(dir)?;
     let solved = site::Solved::new(options);
-    println!(
+    say!(
         "our MOBI against kindlegen -c2 from our EPUB (its file, and the deliverables it reports):"
     );
-    println!(
+    say!(
         "  {:<24} {:>9} {:>9} {:>10} {:>9} {:>9} {:>9}",
-        "book", "ours KB", "ours ms", "kindlegen", "KB", "MOBI 6", "KF8"
+        "book",
+        "ours KB",
+        "ours ms",
+        "kindlegen",
+        "KB",
+        "MOBI 6",
+        "KF8"
     );
     for edition in solved.editions() {
         let book = edition.for_books();
@@ -87,7 +93,7 @@ pub fn bench(dir: &Path, options: &Options, assets: &Assets) -> anyhow::Result<(
             .map(|m| m.len())
             .unwrap_or(0);
         let kb = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
-        println!(
+        say!(
             "  {:<24} {:>9.1} {:>9.1} {:>8.1} s {:>9.1} {:>9} {:>9}{}",
             stem.trim_start_matches("tictactoe-"),
             mobi.len() as f64 / 1000.0,
