@@ -64,8 +64,10 @@ pub struct Assets {
 /// Why `static/` could not be read.
 #[derive(Debug)]
 pub enum AssetError {
-    /// The folder is not there, or is not a folder.
+    /// The folder is not there.
     NoFolder(PathBuf),
+    /// It is there, but not a folder (a file, `/dev/null`).
+    NotAFolder(PathBuf),
     /// A file the build needs is missing.
     Missing(PathBuf),
     /// A file or folder could not be read.
@@ -86,6 +88,9 @@ impl fmt::Display for AssetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AssetError::NoFolder(p) => write!(f, "static folder {} not found", p.display()),
+            AssetError::NotAFolder(p) => {
+                write!(f, "static folder {} is not a folder", p.display())
+            }
             AssetError::Missing(p) => write!(f, "static file {} is missing", p.display()),
             AssetError::Unreadable(p, e) => write!(f, "cannot read {}: {e}", p.display()),
             AssetError::Corrupt(p, why) => {
@@ -151,7 +156,10 @@ impl Assets {
     /// them, stopping at the first that cannot be listed.
     pub fn load(dir: &Path, images: &[&str]) -> Result<Assets, AssetError> {
         if !dir.is_dir() {
-            return Err(AssetError::NoFolder(dir.to_path_buf()));
+            return Err(match dir.exists() {
+                true => AssetError::NotAFolder(dir.to_path_buf()),
+                false => AssetError::NoFolder(dir.to_path_buf()),
+            });
         }
         // Read and checked on every core (decoding every picture is most
         // of it); the first file in this order that fails is the error.

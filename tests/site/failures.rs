@@ -40,6 +40,15 @@ fn bad_static_folders_fail_and_keep_the_old_site() {
     let e = build_with_static(&out, &missing).unwrap_err();
     assert!(e.to_string().contains("not found"), "{e}");
     assert_old_site_intact(&out);
+    // A file, or a device, named as the folder: said so.
+    let file = tmp.path().join("a-file");
+    fs::write(&file, "not a folder").unwrap();
+    for not_a_folder in [file, "/dev/null".into()] {
+        let e = build_with_static(&out, &not_a_folder).unwrap_err();
+        let said = format!("static folder {} is not a folder", not_a_folder.display());
+        assert!(e.to_string().contains(&said), "{e}");
+        assert_old_site_intact(&out);
+    }
 
     let s = static_copy(tmp.path());
     fs::remove_file(s.join("x.svg")).unwrap();
