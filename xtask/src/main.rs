@@ -25,8 +25,9 @@ use flags::{Cli, Command, repo_root};
 
 /// Parses the command line. A usage error is one line on stderr (clap's
 /// first paragraph, which names the problem, on one line: "the following
-/// required arguments were not provided:" and the arguments under it)
-/// and exit code 2; so is a refusal of flags that only together say
+/// required arguments were not provided:" and the arguments under it, or,
+/// for a line that stops before naming a command, the commands it needs
+/// one of) and exit code 2; so is a refusal of flags that only together say
 /// something wrong ([`Cli::try_parse_checked`]).
 fn parse() -> Result<Cli, ExitCode> {
     Cli::try_parse_checked().map_err(|e| {
@@ -35,7 +36,12 @@ fn parse() -> Result<Cli, ExitCode> {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
-        let first = first_paragraph(&e.to_string());
+        let first = match e.kind() {
+            // Clap's own words are the command's about: say what is missing.
+            clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            | clap::error::ErrorKind::MissingSubcommand => missing_command(),
+            _ => first_paragraph(&e.to_string()),
+        };
         // The help that lists the flags: the subcommand's own.
         let sub = std::env::args_os()
             .nth(1)
@@ -50,6 +56,29 @@ fn parse() -> Result<Cli, ExitCode> {
         }
         ExitCode::from(2)
     })
+}
+
+/// The error of a command line that stops before naming a command: which
+/// of the last command named (the top level's, or `record`'s) it needs.
+fn missing_command() -> String {
+    use clap::CommandFactory as _;
+    let mut cmd = Cli::command();
+    let mut named = vec!["cargo xtask".to_string()];
+    for arg in std::env::args_os().skip(1) {
+        let Some(sub) = arg.to_str().and_then(|a| cmd.find_subcommand(a)).cloned() else {
+            break;
+        };
+        named.push(sub.get_name().to_string());
+        cmd = sub;
+    }
+    let commands: Vec<&str> = (cmd.get_subcommands().map(|c| c.get_name()))
+        .filter(|&n| n != "help")
+        .collect();
+    format!(
+        "error: `{}` needs a command: {}",
+        named.join(" "),
+        commands.join(", ")
+    )
 }
 
 /// The first paragraph of `text` (up to its first blank line), its lines

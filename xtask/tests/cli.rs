@@ -73,6 +73,24 @@ fn an_unknown_flag_is_one_line() {
     assert!(err.contains("--games"), "{err}");
 }
 
+/// A command line that stops before naming a command names the commands
+/// it needs one of, where clap's words were only the command's about.
+#[test]
+fn a_missing_command_names_the_commands() {
+    for (args, said) in [
+        (&[][..], "`cargo xtask` needs a command: build-site, bench,"),
+        (
+            &["record"][..],
+            "`cargo xtask record` needs a command: encode, decode",
+        ),
+    ] {
+        let out = xtask(args);
+        let err = one_error_line(&out);
+        assert!(err.starts_with("error: ") && err.contains(said), "{err}");
+        assert_eq!(out.status.code(), Some(2));
+    }
+}
+
 /// A number of discs out of 3 to 7, or not a number, is one line and
 /// exit 2, and the last site stays as it was.
 #[test]
