@@ -37,6 +37,16 @@ use crate::screen::Edition;
 /// refused if the book has more records than a PalmDB file numbers, or
 /// any other count past its field ([`container`]).
 pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
+    write_with(book, container::MAX_RECORDS, &text_records_of)
+}
+
+/// How a part's text of the given length, as `Render` writes it, becomes
+/// its records: [`text_records_of`], or in the tests one that counts.
+type Compress<'a> = &'a (dyn Fn(usize, Render) -> TextRecords + Sync);
+
+/// [`write`], refusing before any text is compressed a book whose texts
+/// and pictures take more than `most` records.
+fn write_with(book: &Book, most: u64, compress: Compress) -> Result<Vec<u8>, TooLarge> {
     let mut images = pictures(book.edition, book.assets);
     // The thumbnail a Kindle installs as the book's tile (EXTH 202) is a
     // PNG, as kindling's file check wants it (a JPEG or a PNG): the
@@ -52,16 +62,16 @@ pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
         || text::plan(book.edition, &names),
         || kf8::part(book, &names),
     );
-    fits_its_records(&[plan.len, part.text_len()], names.len())?;
+    fits_its_records(&[plan.len, part.text_len()], names.len(), most)?;
     let ((mobi6, start), kf8_text) = crate::par::join(
         || {
             let render =
                 |out: &mut dyn FnMut(&[u8])| text::render(book.edition, &names, &plan, out);
-            (text_records_of(plan.len, &render), plan.start)
+            (compress(plan.len, &render), plan.start)
         },
         || {
             let render = |out: &mut dyn FnMut(&[u8])| part.render(book, &names, out);
-            text_records_of(part.text_len(), &render)
+            compress(part.text_len(), &render)
         },
     );
     let id = book_id(&book.edition.title, [&mobi6, &kf8_text], &bytes);
@@ -80,16 +90,17 @@ pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
 }
 
 /// Refuses a book whose texts of `lens` bytes and `pictures` pictures
-/// alone take more records than a PalmDB file numbers: before any text is
-/// compressed, so flags that ask for a book too large (`--kqk-spare 3`)
-/// are refused about 1.5 s sooner, at a peak about 65 MB lower, than by
-/// [`container`]'s count of every record.
-fn fits_its_records(lens: &[usize], pictures: usize) -> Result<(), TooLarge> {
+/// alone take more than `most` records (a PalmDB file numbers
+/// [`container::MAX_RECORDS`]): before any text is compressed, so flags
+/// that ask for a book too large (`--kqk-spare 3`) are refused about 1.5
+/// s sooner, at a peak about 65 MB lower, than by [`container`]'s count
+/// of every record.
+fn fits_its_records(lens: &[usize], pictures: usize, most: u64) -> Result<(), TooLarge> {
     let texts: usize = lens.iter().map(|len| len.div_ceil(RECORD_SIZE)).sum();
     TooLarge::check(
         "records in a PalmDB file, counting only its texts and pictures",
         texts + pictures,
-        container::MAX_RECORDS,
+        most,
     )
 }
 
@@ -400,17 +411,76 @@ mod tests {
         // Its texts and pictures alone are counted before anything is
         // compressed.
         let texts = [30_000 * RECORD_SIZE, 35_000 * RECORD_SIZE - 1];
-        assert!(fits_its_records(&texts, 535).is_ok());
-        let err = fits_its_records(&texts, 536).unwrap_err();
+        assert!(fits_its_records(&texts, 535, MAX_RECORDS).is_ok());
+        let err = fits_its_records(&texts, 536, MAX_RECORDS).unwrap_err();
         assert_eq!(
             err.to_string(),
             "65536 records in a PalmDB file, counting only its texts and pictures, \
              past the format's most of 65535"
         );
-        assert!(fits_its_records(&[30_000 * RECORD_SIZE, 35_000 * RECORD_SIZE + 1], 535).is_err());
+        assert!(
+            fits_its_records(
+                &[30_000 * RECORD_SIZE, 35_000 * RECORD_SIZE + 1],
+                535,
+                MAX_RECORDS
+            )
+            .is_err()
+        );
         let file = container(empty(65_535 - 4), &[], &meta(), None).unwrap();
         assert_eq!(records(&file).len(), 65_535);
         assert_eq!(u16::from_be_bytes([file[76], file[77]]), 0xffff);
+    }
+
+    /// `write` counts a book's text and picture records before it
+    /// compresses either text: a book past the limit is refused with
+    /// nothing compressed (a compressor here that is called fails the
+    /// test), and one within it has both texts compressed once.
+    #[test]
+    fn a_book_past_its_records_is_refused_before_it_is_compressed() {
+        use crate::solver::Solver;
+        let hanoi = Solver::<crate::games::hanoi::Hanoi>::with_rules(crate::games::hanoi::Rules {
+            discs: 3,
+        });
+        let edition = crate::editions::two_player::edition("hanoi", hanoi.graph(), None);
+        let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
+        let book = Book::new(&edition, &assets);
+        use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+        let compressed = AtomicUsize::new(0);
+        let counted = |len: usize, render: Render| {
+            compressed.fetch_add(1, Relaxed);
+            text_records_of(len, render)
+        };
+        let calls = || compressed.swap(0, Relaxed);
+        let whole = write_with(&book, MAX_RECORDS, &counted).unwrap();
+        assert_eq!(calls(), 2);
+        assert!(whole == write(&book).unwrap());
+        // Its texts and pictures take this many records, the others (the
+        // headers, HUFF and CDIC, FLIS, FCIS, ...) more.
+        let mut names: Vec<&str> = pictures(book.edition, book.assets)
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        names.push(THUMB);
+        let (plan, part) = (text::plan(book.edition, &names), kf8::part(&book, &names));
+        let texts = plan.len.div_ceil(RECORD_SIZE) + part.text_len().div_ceil(RECORD_SIZE);
+        let least = (texts + names.len()) as u64;
+        assert!(records(&whole).len() as u64 > least);
+        let Err(err) = write_with(&book, least - 1, &counted) else {
+            panic!("a book past its records is written");
+        };
+        assert_eq!(calls(), 0, "nothing is compressed");
+        assert_eq!(
+            (err.what, err.count),
+            (
+                "records in a PalmDB file, counting only its texts and pictures",
+                least
+            )
+        );
+        // At the limit, the texts are compressed (and the whole file is
+        // held to the format's own limit).
+        assert!(write_with(&book, least, &counted).unwrap() == whole);
+        assert_eq!(calls(), 2);
     }
 
     /// A record that would start at 4 GB or past it, or a file that would

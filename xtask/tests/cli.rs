@@ -342,7 +342,9 @@ fn a_reader_that_goes_away_is_no_error() {
         run.status
     );
     assert!(out.join("index.html").is_file());
-    if Path::new("/dev/full").exists() {
+    if !Path::new("/dev/full").exists() {
+        skip("/dev/full is missing, so a stdout that cannot be written is not tried");
+    } else {
         let full = std::fs::File::options()
             .write(true)
             .open("/dev/full")
