@@ -283,7 +283,7 @@ pub fn path(edition: &Edition, target: Target) -> String {
 /// Pages made at a time by [`render_in_batches`]: each batch goes out
 /// before the next is made, so an edition's pages are never all in
 /// memory at once.
-const BATCH: usize = 512;
+pub(crate) const BATCH: usize = 512;
 
 /// Every page of an edition and the stylesheet and square images beside
 /// them in each of its folders, handed to `put` a batch at a time; stops

@@ -100,6 +100,9 @@ pub enum OutputError {
     /// A file of the old output that the build found it could keep was
     /// changed or replaced by something else during the build.
     Changed(PathBuf),
+    /// Another part of the build failed first, so this part stopped: the
+    /// build reports that failure, never this.
+    Stopped,
 }
 
 impl fmt::Display for OutputError {
@@ -159,6 +162,7 @@ impl fmt::Display for OutputError {
                 "{} changed while the build was reading it; run the build again",
                 p.display()
             ),
+            OutputError::Stopped => f.write_str("stopped: another part of the build failed"),
         }
     }
 }

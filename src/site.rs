@@ -27,6 +27,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use report::{count, count_file, timed, timed_wall};
+use sink::Stopping;
 
 use crate::assets::Assets;
 use crate::ebook;
@@ -100,8 +101,11 @@ fn render_book(
     book: &ebook::Book,
     format: &ebook::Format,
     budgets: Budgets,
-    sink: &impl Sink,
+    sink: &Stopping<impl Sink>,
 ) -> Result<(Vec<ebook::BookFile>, Vec<BookReport>, Timing), BuildError> {
+    // A book that has not started when the build fails is not made: a
+    // MOBI goes to the sink only once it is whole.
+    sink.going()?;
     let start = Instant::now();
     let file = format!("{EBOOKS}/{}", format.file_name(book.edition));
     // The book goes to the sink as it is made.
@@ -179,49 +183,78 @@ fn edition_work(
     beside: Vec<OutFile>,
     assets: &Assets,
     budgets: Budgets,
-    sink: &impl Sink,
+    sink: &Stopping<impl Sink>,
 ) -> Result<EditionWork, BuildError> {
     let (pages, books) = crate::par::join(
         || {
-            let mut pages = Report::default();
-            if !edition.print_only {
-                let step = format!("  {} pages, rendered and written", edition.slug);
-                let mut timings = Vec::new();
-                timed_wall(&mut timings, &step, || {
-                    // Its files beside the pages first, so that they are
-                    // not held while the pages and books are made.
-                    let beside = html::beside_pages(edition.slug, beside);
-                    count(&mut pages, &beside);
-                    sink.put(beside)?;
-                    html::render_in_batches(edition, assets, |files| {
-                        count(&mut pages, &files);
-                        sink.put(files)
-                    })
-                })?;
-                pages.timings = timings;
-            }
-            Ok::<_, BuildError>(pages)
+            let pages = || {
+                let mut pages = Report::default();
+                if !edition.print_only {
+                    let step = format!("  {} pages, rendered and written", edition.slug);
+                    let mut timings = Vec::new();
+                    timed_wall(&mut timings, &step, || {
+                        // Its files beside the pages first, so that they are
+                        // not held while the pages and books are made.
+                        let beside = html::beside_pages(edition.slug, beside);
+                        count(&mut pages, &beside);
+                        sink.put(beside)?;
+                        html::render_in_batches(edition, assets, |files| {
+                            count(&mut pages, &files);
+                            sink.put(files)
+                        })
+                    })?;
+                    pages.timings = timings;
+                }
+                Ok::<_, BuildError>(pages)
+            };
+            sink.stop(pages())
         },
         || {
             let book = edition.for_books();
             let shared = ebook::Book::new(&book, assets);
             // The EPUB (deflate) and the MOBI take longest; they start first.
-            let made = crate::par::map(ebook::formats(&book), |format| {
-                render_book(&shared, format, budgets, sink)
-            });
-            made.into_iter().collect::<Result<Vec<_>, _>>()
+            crate::par::map(ebook::formats(&book), |format| {
+                sink.stop(render_book(&shared, format, budgets, sink))
+            })
         },
     );
+    let mut failed = Vec::new();
     let mut work = EditionWork {
-        pages: pages?,
+        pages: pages.unwrap_or_else(|e| {
+            failed.push(e);
+            Report::default()
+        }),
         books: Vec::new(),
         shared: Vec::new(),
     };
-    for (shared, reports, timing) in books? {
-        work.shared.extend(shared);
-        work.books.push((reports, timing));
+    for book in books {
+        match book {
+            Ok((shared, reports, timing)) => {
+                work.shared.extend(shared);
+                work.books.push((reports, timing));
+            }
+            Err(e) => failed.push(e),
+        }
     }
-    Ok(work)
+    first_failure(failed).map_or(Ok(work), Err)
+}
+
+/// The failure a build reports of `failed`, in the list's order: the
+/// first that is not a part stopping for another's
+/// ([`BuildError::is_stopped`]), if there is one. (When two parts fail at
+/// once, one may stop the other before its own failure: the build names
+/// the one that failed first.)
+fn first_failure(failed: impl IntoIterator<Item = BuildError>) -> Option<BuildError> {
+    let mut first: Option<BuildError> = None;
+    for e in failed {
+        if first
+            .as_ref()
+            .is_none_or(|f| f.is_stopped() && !e.is_stopped())
+        {
+            first = Some(e);
+        }
+    }
+    first
 }
 
 /// The books' report (`books` in edition order), once every book is
@@ -281,6 +314,8 @@ fn render_solved(
 ) -> Result<Report, BuildError> {
     let mut report = Report::default();
     let timings = &mut report.timings;
+    // Once a part fails, the others stop at their next file.
+    let stopping = Stopping::new(sink);
     // The maps and their poster beside the editions, on the same pool.
     let (made, (map_links, maps_written)) =
         timed(timings, "screens, pages, books and maps, at once", || {
@@ -288,7 +323,8 @@ fn render_solved(
                 || {
                     solved.each_edition(|mut edition| {
                         let beside = std::mem::take(&mut edition.files);
-                        let work = edition_work(&edition, beside, assets, options.budgets, sink);
+                        let work =
+                            edition_work(&edition, beside, assets, options.budgets, &stopping);
                         // Only the home page needs it from here on, and not its
                         // screens: they go now, not once every edition is done.
                         edition.screens = Vec::new();
@@ -315,19 +351,31 @@ fn render_solved(
                     let mut written = Report::default();
                     count(&mut written, &files);
                     let links = (links, poster.smallest_square_mm);
-                    (links, sink.put(files).map(|()| written))
+                    let put = stopping.put(files).map_err(BuildError::from);
+                    (links, stopping.stop(put).map(|()| written))
                 },
             )
         });
-    let maps_written = maps_written?;
+    let mut failed = Vec::new();
+    let maps_written = maps_written.unwrap_or_else(|e| {
+        failed.push(e);
+        Report::default()
+    });
     let (mut editions, mut pages, mut books, mut shared) =
         (Vec::new(), Report::default(), Vec::new(), Vec::new());
     for (edition, work) in made {
         editions.push(edition);
-        let work = work?;
-        pages.absorb(work.pages);
-        books.extend(work.books);
-        shared.extend(work.shared);
+        match work {
+            Ok(work) => {
+                pages.absorb(work.pages);
+                books.extend(work.books);
+                shared.extend(work.shared);
+            }
+            Err(e) => failed.push(e),
+        }
+    }
+    if let Some(e) = first_failure(failed) {
+        return Err(e);
     }
     let books = books_report(books, shared, sink)?;
     let mut home = maps_written;
@@ -443,4 +491,116 @@ pub fn build(options: &Options) -> Result<Report, BuildError> {
     report.warnings = committed.warnings;
     report.timings = timings;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// A sink that refuses the first file under `refuse`, and counts the
+    /// files it is offered after that.
+    struct Refusing {
+        refuse: &'static str,
+        refused: Mutex<Option<usize>>,
+    }
+
+    impl Sink for Refusing {
+        fn put(&self, files: Vec<OutFile>) -> Result<(), OutputError> {
+            let mut refused = self.refused.lock().unwrap();
+            if let Some(after) = refused.as_mut() {
+                *after += files.len();
+                return Ok(());
+            }
+            match files.iter().find(|f| f.path.starts_with(self.refuse)) {
+                Some(f) => {
+                    *refused = Some(0);
+                    let full = std::io::Error::from_raw_os_error(libc::ENOSPC);
+                    Err(OutputError::Io(f.path.clone().into(), full))
+                }
+                None => Ok(()),
+            }
+        }
+
+        fn copy(&self, _: &str, _: &Path) -> Result<(), OutputError> {
+            self.put(Vec::new())
+        }
+
+        fn stream(&self, _: &str) -> Result<Box<dyn Stream + '_>, OutputError> {
+            // Each book counts once, when it starts.
+            if let Some(after) = self.refused.lock().unwrap().as_mut() {
+                *after += 1;
+            }
+            Ok(Box::new(Ignored))
+        }
+    }
+
+    struct Ignored;
+
+    impl Stream for Ignored {
+        fn write(&mut self, _: &[u8]) -> Result<(), OutputError> {
+            Ok(())
+        }
+
+        fn finish(self: Box<Self>) -> Result<(), OutputError> {
+            Ok(())
+        }
+    }
+
+    /// Once a part of the build fails, the others stop at their next
+    /// file: the sink is offered at most a batch of pages a thread after
+    /// the failure, where it was offered the rest of the site (thousands
+    /// of files), and the build reports that failure, not the parts that
+    /// stopped for it.
+    #[test]
+    fn a_failure_stops_the_other_parts_and_is_the_one_reported() {
+        let mut options = Options {
+            static_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("static"),
+            out: std::path::PathBuf::from("unused"),
+            games: Default::default(),
+            budgets: Default::default(),
+            early_draws: false,
+            hanoi_discs: 3,
+            kqk: crate::games::chess::challenge::Rules::default_for(
+                crate::games::chess::Ending::Kqk,
+                0,
+            ),
+            krk: crate::games::chess::challenge::Rules::default_for(
+                crate::games::chess::Ending::Krk,
+                0,
+            ),
+        };
+        (options.kqk.spare, options.krk.spare) = (0, 0);
+        let assets = Assets::load(&options.static_dir, &images()).unwrap();
+        let whole = InMemory::default();
+        render(&options, &assets, &whole).unwrap();
+        let files = whole.into_files().len();
+        // The two-player pages go out first, a batch at a time.
+        let sink = Refusing {
+            refuse: "two-player/",
+            refused: Mutex::new(None),
+        };
+        let err = render(&options, &assets, &sink).unwrap_err();
+        assert!(
+            matches!(&err, BuildError::Output(OutputError::Io(p, _)) if p.starts_with("two-player/")),
+            "{err}"
+        );
+        let after = sink.refused.into_inner().unwrap().unwrap();
+        let most = rayon::current_num_threads() * html::BATCH;
+        assert!(after <= most, "{after} files after the failure, of {files}");
+        assert!(files > 4 * most, "{files}");
+    }
+
+    /// The failure reported is the first in order that is not a part
+    /// stopping for another's.
+    #[test]
+    fn the_first_failure_of_its_own_is_reported() {
+        let stopped = || BuildError::Output(OutputError::Stopped);
+        let clash = |p: &str| BuildError::StaticClash(p.to_string());
+        let first = first_failure([stopped(), clash("a"), stopped(), clash("b")]);
+        assert!(matches!(first, Some(BuildError::StaticClash(p)) if p == "a"));
+        assert!(first_failure([stopped()]).is_some_and(|e| e.is_stopped()));
+        assert!(first_failure([]).is_none());
+    }
 }

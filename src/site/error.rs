@@ -70,6 +70,14 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
+impl BuildError {
+    /// Whether this is only a part of the build stopping because another
+    /// failed ([`OutputError::Stopped`]), not a failure of its own.
+    pub fn is_stopped(&self) -> bool {
+        matches!(self, BuildError::Output(OutputError::Stopped))
+    }
+}
+
 impl From<AssetError> for BuildError {
     fn from(e: AssetError) -> Self {
         BuildError::Assets(e)
