@@ -181,12 +181,10 @@ fn padding_parts(pad: &[u8]) -> impl Iterator<Item = &[u8]> {
 struct Run<'a>(&'a [u8]);
 
 impl PartialEq for Run<'_> {
-    /// The ends first, as two words: most runs are found again, and a run
-    /// of up to sixteen bytes is all ends. Then the middle, a word at a
-    /// time, its last word reaching into the end already compared:
-    /// comparing it as a slice called `memcmp` for a word or two (with the
-    /// one-byte copies [`Tokens::spell`] made, 0.96x the time of a KRK
-    /// book's text records).
+    /// Word by word: the first and last eight bytes, then the middle
+    /// eight at a time (the last of those may overlap the last eight).
+    /// Most runs are short and found again, so this is cheaper than a
+    /// `memcmp` call for a word or two.
     fn eq(&self, other: &Self) -> bool {
         let (a, b) = (self.0, other.0);
         if a.len() != b.len() {
