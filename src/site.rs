@@ -583,7 +583,8 @@ mod tests {
         let whole = InMemory::default();
         render(&options, &assets, &whole).unwrap();
         let files = whole.into_files().len();
-        // The two-player pages go out first, a batch at a time.
+        // A two-player page is refused: its pages go out a batch at a
+        // time, beside the other editions' pages and books.
         let sink = Refusing {
             refuse: "two-player/",
             refused: Mutex::new(None),
