@@ -8,7 +8,7 @@
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use crate::assets::Assets;
-use crate::markup::{Grid, escape, write_grid};
+use crate::markup::{Grid, PlainRows, Written, escape, write_grid};
 use crate::output::OutFile;
 use crate::screen::{CellView, Edition, Link, Screen, Target, push_page_name};
 
@@ -56,6 +56,7 @@ struct WebGrid<'a> {
     edition: &'a Edition,
     game: u16,
     full: bool,
+    rows: &'a mut PlainRows,
 }
 
 impl Grid for WebGrid<'_> {
@@ -97,6 +98,10 @@ impl Grid for WebGrid<'_> {
             self.out.push_str("</tr>");
         }
     }
+
+    fn plain_rows(&mut self) -> Option<(&mut PlainRows, Written<'_>)> {
+        Some((self.rows, Written::Text(self.out)))
+    }
 }
 
 /// The grid of `screen` as a table in the box that sizes it (`b`, which
@@ -124,15 +129,20 @@ fn grid(out: &mut String, edition: &Edition, screen: &Screen, full: bool) {
     }
     out.push_str("><table>");
     let game = screen.target.game();
-    write_grid(
-        screen,
-        &mut WebGrid {
+    let key = (
+        edition.images.as_ptr() as usize,
+        if full { "web, full" } else { "web" },
+    );
+    PlainRows::of_thread(key, |rows| {
+        let mut grid = WebGrid {
             out,
             edition,
             game,
             full,
-        },
-    );
+            rows,
+        };
+        write_grid(screen, &mut grid);
+    });
     out.push_str("</table></div>");
 }
 

@@ -7,6 +7,10 @@
 //! is a whole column, through [`write_columns`], column by column, each
 //! column's images inside its one link.
 
+use std::cell::RefCell;
+
+use rustc_hash::FxHashMap;
+
 use crate::screen::{CellView, Screen, Target};
 
 /// Text or an attribute value onto `out`, with `&`, `<`, `>` and `"`
@@ -125,6 +129,13 @@ pub trait Grid {
     /// Between two cells of a column, the lower one next
     /// ([`write_columns`]).
     fn stack(&mut self) {}
+    /// What this grid writes onto and the rows without a link it has
+    /// written, if it writes every such row the same wherever it is (its
+    /// own words, not the screen's): [`write_grid`] then writes each such
+    /// row a cell at a time once and copies it after.
+    fn plain_rows(&mut self) -> Option<(&mut PlainRows, Written<'_>)> {
+        None
+    }
     /// The image of a cell under the top cell of a linked column
     /// ([`write_columns`]): the link's words are the top cell's, which
     /// name the whole column, so a format with words for its images gives
@@ -132,6 +143,50 @@ pub trait Grid {
     /// as [`Grid::image`].
     fn quiet_image(&mut self, cell: &CellView) {
         self.image(cell);
+    }
+}
+
+/// Where a [`Grid`] writes: its text, or only the text's length.
+pub enum Written<'a> {
+    /// The text written so far.
+    Text(&'a mut String),
+    /// The length written so far.
+    Len(&'a mut usize),
+}
+
+impl Written<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Written::Text(out) => out.len(),
+            Written::Len(len) => **len,
+        }
+    }
+}
+
+/// The rows without a link one [`Grid`] has written, each kept by the
+/// shared row's address ([`crate::screen::CellIter::plain`]): a chess
+/// screen's rows are mostly such (six or seven of its nine), and the
+/// same few hundred rows make up every screen of a book. A grid keeps
+/// its own: each format writes a row its own way.
+#[derive(Default)]
+pub struct PlainRows {
+    /// Each row's text: a range of `text` (for a grid that writes only
+    /// the length, an empty one) and the length written.
+    rows: FxHashMap<usize, (u32, u32)>,
+    text: String,
+}
+
+impl PlainRows {
+    /// This thread's rows of the grid that `key` names, for `f`. The key
+    /// names all but the looks that a row is written from, for the life
+    /// of the process: the address of a game's list of images, and the
+    /// format's own name.
+    pub fn of_thread<R>(key: (usize, &'static str), f: impl FnOnce(&mut PlainRows) -> R) -> R {
+        thread_local! {
+            static ROWS: RefCell<FxHashMap<(usize, &'static str), PlainRows>> =
+                RefCell::default();
+        }
+        ROWS.with_borrow_mut(|rows| f(rows.entry(key).or_default()))
     }
 }
 
@@ -145,6 +200,7 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
     const ON_STACK: usize = 16;
     let (mut stack, mut heap) = ([None; ON_STACK], Vec::new());
     for (r, row) in screen.rows().enumerate() {
+        let plain = row.plain().filter(|_| grid.plain_rows().is_some());
         let cells: &[Option<CellView>] = if screen.columns <= ON_STACK {
             let mut n = 0;
             for cell in row {
@@ -158,6 +214,21 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
             &heap
         };
         grid.row(r);
+        // A row without a link this grid has written before is copied;
+        // one it has not is written, and kept from where it starts.
+        let mut start = None;
+        if let Some(key) = plain {
+            let (kept, out) = grid.plain_rows().expect("a grid that keeps rows");
+            if let Some(&(from, len)) = kept.rows.get(&key) {
+                match out {
+                    Written::Text(out) => out.push_str(&kept.text[from as usize..][..len as usize]),
+                    Written::Len(n) => *n += len as usize,
+                }
+                grid.end_row();
+                continue;
+            }
+            start = Some(out.len());
+        }
         for cell in cells.iter().flatten() {
             grid.cell();
             if let Some(target) = cell.link() {
@@ -168,6 +239,15 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
                 grid.end_link();
             }
             grid.end_cell();
+        }
+        if let (Some(key), Some(start)) = (plain, start) {
+            let (kept, out) = grid.plain_rows().expect("a grid that keeps rows");
+            let from = kept.text.len() as u32;
+            let len = (out.len() - start) as u32;
+            if let Written::Text(out) = out {
+                kept.text.push_str(&out[start..]);
+            }
+            kept.rows.insert(key, (from, len));
         }
         grid.end_row();
     }
@@ -295,13 +375,64 @@ mod tests {
         }
     }
 
-    /// A grid of two columns of three cells, the left column's top cell
-    /// linked: by rows, the link holds that cell alone; by columns, it
-    /// holds the whole column, whose lower cells are quiet, and the
-    /// column with no link says every cell.
-    #[test]
-    fn columns_go_out_top_first_each_inside_its_one_link() {
-        let cell = |image: usize| {
+    /// [`Calls`] that keeps its rows without a link, and counts the
+    /// images it writes.
+    struct Keeping {
+        calls: Calls,
+        images: usize,
+        rows: PlainRows,
+    }
+
+    impl Grid for Keeping {
+        fn row(&mut self, index: usize) {
+            self.calls.row(index);
+        }
+        fn link(&mut self, target: Target) {
+            self.calls.link(target);
+        }
+        fn image(&mut self, cell: &CellView) {
+            self.images += 1;
+            self.calls.image(cell);
+        }
+        fn end_link(&mut self) {
+            self.calls.end_link();
+        }
+        fn plain_rows(&mut self) -> Option<(&mut PlainRows, Written<'_>)> {
+            Some((&mut self.rows, Written::Text(&mut self.calls.0)))
+        }
+    }
+
+    /// The length of what [`Calls`] writes, its rows without a link kept.
+    #[derive(Default)]
+    struct Counting {
+        len: usize,
+        images: usize,
+        rows: PlainRows,
+    }
+
+    impl Grid for Counting {
+        fn row(&mut self, index: usize) {
+            self.len += format!("row{index} ").len();
+        }
+        fn link(&mut self, _: Target) {
+            self.len += "<a> ".len();
+        }
+        fn image(&mut self, cell: &CellView) {
+            self.images += 1;
+            self.len += format!("{} ", cell.look.image).len();
+        }
+        fn end_link(&mut self) {
+            self.len += "</a> ".len();
+        }
+        fn plain_rows(&mut self) -> Option<(&mut PlainRows, Written<'_>)> {
+            Some((&mut self.rows, Written::Len(&mut self.len)))
+        }
+    }
+
+    /// A screen of rows of two cells, with these images, the cell with
+    /// image 0 a link.
+    fn screen_of(images: &[usize]) -> Screen {
+        let cell = |&image: &usize| {
             let look = crate::screen::Look {
                 image,
                 label: "",
@@ -310,17 +441,60 @@ mod tests {
             };
             CellView::new((image == 0).then_some(Target::Contents), look.interned())
         };
-        let screen = Screen {
+        Screen {
             target: Target::Contents,
             title: String::new(),
             heading: String::new(),
             lines: Vec::new(),
-            cells: crate::screen::Cells::new(&(0..6).map(cell).collect::<Vec<_>>(), 2),
+            cells: crate::screen::Cells::new(&images.iter().map(cell).collect::<Vec<_>>(), 2),
             columns: 2,
             over: false,
             depth: 0,
             nav: Vec::new(),
+        }
+    }
+
+    /// A row without a link is written a cell at a time the first time a
+    /// grid meets it, and copied after, in this screen and the next; a
+    /// row with a link is written every time. The text is the same.
+    #[test]
+    fn a_row_without_a_link_is_written_once_and_copied() {
+        let first = screen_of(&[0, 1, 7, 8, 7, 8]);
+        let second = screen_of(&[7, 8, 0, 1, 9, 9]);
+        let mut plain = Calls(String::new());
+        write_grid(&first, &mut plain);
+        write_grid(&second, &mut plain);
+        assert_eq!(
+            plain.0,
+            "row0 <a> 0 </a> 1 row1 7 8 row2 7 8 row0 7 8 row1 <a> 0 </a> 1 row2 9 9 "
+        );
+        let mut kept = Keeping {
+            calls: Calls(String::new()),
+            images: 0,
+            rows: PlainRows::default(),
         };
+        write_grid(&first, &mut kept);
+        write_grid(&second, &mut kept);
+        assert_eq!(kept.calls.0, plain.0);
+        // The rows with a link, and each row without one once: [7, 8]
+        // and [9, 9].
+        assert_eq!(kept.images, 2 + 2 + 2 + 2);
+        let mut counted = Counting::default();
+        write_grid(&first, &mut counted);
+        write_grid(&second, &mut counted);
+        assert_eq!(
+            (counted.len, counted.images),
+            (plain.0.len(), 2 + 2 + 2 + 2)
+        );
+    }
+
+    /// A grid of two columns of three cells, the left column's top cell
+    /// linked: by rows, the link holds that cell alone; by columns, it
+    /// holds the whole column, whose lower cells are quiet, and the
+    /// column with no link says every cell.
+    #[test]
+    fn columns_go_out_top_first_each_inside_its_one_link() {
+        let screen = screen_of(&[0, 1, 2, 3, 4, 5]);
         let mut rows = Calls(String::new());
         write_grid(&screen, &mut rows);
         assert_eq!(rows.0, "row0 <a> 0 </a> 1 row1 2 3 row2 4 5 ");

@@ -12,7 +12,7 @@ use super::xhtml::{
     srcs,
 };
 use super::{AUTHOR, Book, Out, TooLarge, WriteError};
-use crate::markup::escape as escape_onto;
+use crate::markup::{PlainRows, escape as escape_onto};
 use crate::screen::Edition;
 
 fn escape(s: &str) -> String {
@@ -38,16 +38,19 @@ fn front(book: &Edition, layout: &Layout) -> String {
 }
 
 /// File `chunk` of the boards, its images at `srcs` (each square's
-/// SVG, made once for every file).
+/// SVG, made once for every file: [`SRCS`]).
 fn boards(book: &Edition, layout: &Layout, srcs: &[String], chunk: usize) -> String {
     let file = File::Boards(chunk as u32);
     let mut out = String::with_capacity(MAX_FILE_BYTES + 1024);
-    page_onto(&mut out, &book.title, "book.css", "", |out| {
-        for b in &book.screens[layout.chunks[chunk].clone()] {
-            board(out, &b.target.anchor(), srcs, b, &|out: &mut String, t| {
-                layout.href_onto(out, file, t)
-            });
-        }
+    // The images' addresses are the game's images' names and `SRCS`.
+    let key = (book.images.as_ptr() as usize, "EPUB");
+    PlainRows::of_thread(key, |rows| {
+        page_onto(&mut out, &book.title, "book.css", "", |out| {
+            for b in &book.screens[layout.chunks[chunk].clone()] {
+                let href = |out: &mut String, t| layout.href_onto(out, file, t);
+                board(out, &b.target.anchor(), srcs, b, &href, rows);
+            }
+        });
     });
     out
 }
@@ -135,6 +138,9 @@ pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
 /// only this many files' deflated bytes (about 30 KB each).
 const BATCH: usize = 16;
 
+/// The ending of every image's address: the squares are SVG.
+const SRCS: &str = ".svg";
+
 /// The book as an EPUB file, with the images its screens use and the
 /// cover ([`super::images`], in manifest order), as [`image_type`] says,
 /// written into `out` a file at a time as each is deflated; refused if its
@@ -162,7 +168,7 @@ pub fn write_to(book: &Book, out: Out) -> Result<(), WriteError> {
     // The files of boards, most of the book, are rendered and deflated on
     // every core, a batch at a time, each text dropped once deflated.
     let indexes: Vec<usize> = (0..chunks).collect();
-    let srcs = srcs(book, ".svg");
+    let srcs = srcs(book, SRCS);
     for batch in indexes.chunks(BATCH) {
         let done = crate::par::map(batch, |&c| {
             let name = format!("OEBPS/{}", board_file(c));

@@ -28,6 +28,7 @@ use rustc_hash::FxHashMap;
 use super::indx::{self, Cncx, Entry, Tag};
 use super::xhtml::{MODIFIED, Sizes, board, board_len_with, css, front_body, page};
 use super::{Book, TooLarge};
+use crate::markup::PlainRows;
 use crate::screen::{Edition, Screen, Target};
 
 /// Where a screen starts in its fragment when a book rounds them
@@ -240,6 +241,8 @@ fn flow0(
     let srcs = flow_srcs(book);
     let cover = resource(book.cover).expect("a cover");
     let sizes = sizes(&srcs);
+    // The rows without a link sized, and those written.
+    let (mut sized, mut written) = (PlainRows::default(), PlainRows::default());
     let round = match super::rounds_screens(book) {
         true => ROUND,
         false => 1,
@@ -283,7 +286,7 @@ fn flow0(
                 // Laying out, a screen is only sized: it would be written
                 // only to be thrown away.
                 (None, Some(b)) => {
-                    let len = board_len_with(b, base32(ids, 1).len(), &sizes);
+                    let len = board_len_with(b, base32(ids, 1).len(), &sizes, &mut sized);
                     ids += 1;
                     let len = len + (round - len % round) % round;
                     base += len;
@@ -294,7 +297,7 @@ fn flow0(
                     unit(&mut text, &mut links, |out, href| match screen {
                         None => front_body(out, book, &cover, &href),
                         Some(b) => {
-                            board(out, &base32(ids, 1), &srcs, b, &href);
+                            board(out, &base32(ids, 1), &srcs, b, &href, &mut written);
                             ids += 1;
                         }
                     });
@@ -692,6 +695,7 @@ mod tests {
             let book = edition.for_books();
             let srcs = flow_srcs(&book);
             let sizes = sizes(&srcs);
+            let (mut sized, mut written) = (PlainRows::default(), PlainRows::default());
             // Each screen, and the first again with words that are not
             // ASCII, which the text gives as references (`&#8722;`).
             let mut other = book.screens[0].clone();
@@ -700,10 +704,10 @@ mod tests {
                 let (mut text, mut links) = (String::new(), Vec::new());
                 let id = base32(i % 2000, 1);
                 unit(&mut text, &mut links, |out, href| {
-                    board(out, &id, &srcs, b, &href)
+                    board(out, &id, &srcs, b, &href, &mut written)
                 });
-                let sized = board_len_with(b, id.len(), &sizes);
-                assert_eq!(sized, text.len(), "{}: {text}", book.slug);
+                let len = board_len_with(b, id.len(), &sizes, &mut sized);
+                assert_eq!(len, text.len(), "{}: {text}", book.slug);
                 checked += 1;
             }
         }

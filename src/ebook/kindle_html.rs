@@ -10,7 +10,7 @@
 use maud::{DOCTYPE, Markup, Render, html};
 
 use super::{caption, intro};
-use crate::markup::{Grid, escape, write_columns, write_grid};
+use crate::markup::{Grid, PlainRows, Written, escape, write_columns, write_grid};
 use crate::screen::{CellView, Edition, Screen, Target};
 
 /// A link's `href`: `#` and the target's anchor. Anchors are hex digits,
@@ -37,6 +37,8 @@ impl Render for Id {
 struct KindleGrid<'a> {
     out: &'a mut String,
     images: &'a [&'static str],
+    /// The rows without a link written so far, for a grid of rows.
+    rows: Option<&'a mut PlainRows>,
 }
 
 impl Grid for KindleGrid<'_> {
@@ -76,6 +78,10 @@ impl Grid for KindleGrid<'_> {
         self.out.push_str("<br>");
     }
 
+    fn plain_rows(&mut self) -> Option<(&mut PlainRows, Written<'_>)> {
+        Some((self.rows.as_deref_mut()?, Written::Text(self.out)))
+    }
+
     fn quiet_image(&mut self, cell: &CellView) {
         self.out.push_str("<img src=\"");
         self.out.push_str(self.images[cell.look.image]);
@@ -90,11 +96,14 @@ struct GridOf<'a>(&'a [&'static str], &'a Screen);
 
 impl Render for GridOf<'_> {
     fn render_to(&self, buffer: &mut String) {
-        let mut g = KindleGrid {
-            out: buffer,
-            images: self.0,
-        };
-        write_grid(self.1, &mut g);
+        PlainRows::of_thread((self.0.as_ptr() as usize, "Kindle source"), |rows| {
+            let mut g = KindleGrid {
+                out: buffer,
+                images: self.0,
+                rows: Some(rows),
+            };
+            write_grid(self.1, &mut g);
+        });
     }
 }
 
@@ -114,6 +123,7 @@ impl Render for Columns<'_> {
         let mut g = KindleGrid {
             out: buffer,
             images: self.0,
+            rows: None,
         };
         write_columns(self.1, &mut g);
         buffer.push_str("</tr></table>");

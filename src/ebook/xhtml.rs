@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use rustc_hash::FxHashMap;
 
 use super::{Book, caption, intro};
-use crate::markup::{Grid, escape as escape_onto, escaped_len, write_grid};
+use crate::markup::{Grid, PlainRows, Written, escape as escape_onto, escaped_len, write_grid};
 use crate::screen::{CellView, Edition, Screen, Target};
 
 /// The most bytes of boards in one content file: well under the 300 KB
@@ -233,12 +233,13 @@ impl Layout {
     /// Screens packed in book order into files of at most `max` bytes,
     /// each link to another file sized with a name of `digits` digits.
     fn pack(book: &Edition, srcs: &[String], max: usize, digits: usize) -> Layout {
+        let mut rows = PlainRows::default();
         let mut files = FxHashMap::default();
         files.insert(Target::Contents, File::Front);
         let mut chunks: Vec<std::ops::Range<usize>> = Vec::new();
         let mut bytes = 0;
         for (i, b) in book.screens.iter().enumerate() {
-            let size = board_len(srcs, b, digits);
+            let size = board_len(srcs, b, digits, &mut rows);
             match chunks.last_mut() {
                 Some(c) if bytes + size <= max => {
                     c.end = i + 1;
@@ -345,6 +346,7 @@ struct EpubGrid<'a, H> {
     out: &'a mut String,
     srcs: &'a [String],
     href: &'a H,
+    rows: &'a mut PlainRows,
 }
 
 impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
@@ -370,6 +372,10 @@ impl<H: Fn(&mut String, Target)> Grid for EpubGrid<'_, H> {
 
     fn end_link(&mut self) {
         self.out.push_str("</a>");
+    }
+
+    fn plain_rows(&mut self) -> Option<(&mut PlainRows, Written<'_>)> {
+        Some((self.rows, Written::Text(self.out)))
     }
 }
 
@@ -403,6 +409,7 @@ pub(super) struct Sizes<'a> {
 struct EpubGridLen<'a> {
     len: usize,
     sizes: &'a Sizes<'a>,
+    rows: &'a mut PlainRows,
 }
 
 impl Grid for EpubGridLen<'_> {
@@ -425,25 +432,40 @@ impl Grid for EpubGridLen<'_> {
     fn end_link(&mut self) {
         self.len += "</a>".len();
     }
+
+    fn plain_rows(&mut self) -> Option<(&mut PlainRows, Written<'_>)> {
+        Some((self.rows, Written::Len(&mut self.len)))
+    }
 }
 
 /// The length [`board`] writes for `b`, every link as long as
 /// [`far_len`] with names of `digits` digits, without writing it: the
 /// files are sized by it, and rendering every screen once more only to
-/// size it cost about as much as writing it.
-pub(super) fn board_len(srcs: &[String], b: &Screen, digits: usize) -> usize {
+/// size it cost about as much as writing it. `rows` are the rows without
+/// a link sized so far with these `srcs`.
+pub(super) fn board_len(srcs: &[String], b: &Screen, digits: usize, rows: &mut PlainRows) -> usize {
     let sizes = Sizes {
         srcs,
         link: &|t| far_len(t, digits),
         text: escaped_len,
     };
-    board_len_with(b, b.target.anchor_len(), &sizes)
+    board_len_with(b, b.target.anchor_len(), &sizes, rows)
 }
 
 /// The length [`board`] writes for `b` with an id of `id_len` bytes, each
-/// link and text as long as `sizes` says.
-pub(super) fn board_len_with(b: &Screen, id_len: usize, sizes: &Sizes) -> usize {
-    let mut g = EpubGridLen { len: 0, sizes };
+/// link and text as long as `sizes` says; `rows` are the rows without a
+/// link sized so far with these `sizes`.
+pub(super) fn board_len_with(
+    b: &Screen,
+    id_len: usize,
+    sizes: &Sizes,
+    rows: &mut PlainRows,
+) -> usize {
+    let mut g = EpubGridLen {
+        len: 0,
+        sizes,
+        rows,
+    };
     write_grid(b, &mut g);
     let caption: usize = caption(b)
         .enumerate()
@@ -460,19 +482,29 @@ pub(super) fn board_len_with(b: &Screen, id_len: usize, sizes: &Sizes) -> usize 
 
 /// One screen onto `out`, its `<div>` named `id` (the EPUB's is the
 /// screen's anchor): its cells in rows, then its caption and, once the
-/// game is over, its links. `srcs` are the images' addresses, and `href`
-/// writes a link's.
+/// game is over, its links. `srcs` are the images' addresses, `href`
+/// writes a link's, and `rows` are the rows without a link written so
+/// far with these `srcs`.
 pub(super) fn board(
     out: &mut String,
     id: &str,
     srcs: &[String],
     b: &Screen,
     href: &impl Fn(&mut String, Target),
+    rows: &mut PlainRows,
 ) {
     out.push_str("<div id=\"");
     out.push_str(id);
     out.push_str("\"><p>");
-    write_grid(b, &mut EpubGrid { out, srcs, href });
+    write_grid(
+        b,
+        &mut EpubGrid {
+            out,
+            srcs,
+            href,
+            rows,
+        },
+    );
     out.push_str("</p><p>");
     for (i, line) in caption(b).enumerate() {
         if i > 0 {
@@ -507,10 +539,12 @@ mod tests {
         for edition in crate::site::Solved::defaults(3).editions() {
             let book = edition.for_books();
             let srcs = srcs(&book, ".png");
+            let (mut written, mut sized) = (PlainRows::default(), PlainRows::default());
             for b in &book.screens {
                 out.clear();
-                board(&mut out, &b.target.anchor(), &srcs, b, &far);
-                assert_eq!(board_len(&srcs, b, 3), out.len(), "{}: {out}", book.slug);
+                board(&mut out, &b.target.anchor(), &srcs, b, &far, &mut written);
+                let len = board_len(&srcs, b, 3, &mut sized);
+                assert_eq!(len, out.len(), "{}: {out}", book.slug);
                 checked += 1;
             }
         }
@@ -539,6 +573,7 @@ mod tests {
         let digits = name_digits(layout.chunks.len());
         assert_eq!(digits, 4);
         let (mut out, mut longer) = (String::new(), 0);
+        let mut rows: [PlainRows; 3] = Default::default();
         for (c, range) in layout.chunks.iter().enumerate() {
             let file = File::Boards(c as u32);
             let mut bytes = 0;
@@ -550,9 +585,13 @@ mod tests {
                     &srcs,
                     b,
                     &|out: &mut String, t| layout.href_onto(out, file, t),
+                    &mut rows[0],
                 );
-                assert!(out.len() <= board_len(&srcs, b, digits), "{out}");
-                longer += usize::from(out.len() > board_len(&srcs, b, 3));
+                assert!(
+                    out.len() <= board_len(&srcs, b, digits, &mut rows[1]),
+                    "{out}"
+                );
+                longer += usize::from(out.len() > board_len(&srcs, b, 3, &mut rows[2]));
                 bytes += out.len();
             }
             assert!(bytes <= max || range.len() == 1, "file {c}: {bytes}");

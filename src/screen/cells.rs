@@ -187,6 +187,17 @@ impl<'a> Iter<'a> {
     }
 }
 
+impl Iter<'_> {
+    /// What names this row's cells, if they are one whole row none of
+    /// whose cells is a link (as [`Cells::rows`] gives them): the shared
+    /// row's address. Rows are kept for the life of the process, so two
+    /// rows with one name show the same looks, wherever they are.
+    pub fn plain(&self) -> Option<usize> {
+        (self.next_link == u32::MAX && self.rows.as_slice().is_empty())
+            .then_some(self.row.as_slice().as_ptr() as usize)
+    }
+}
+
 impl Iterator for Iter<'_> {
     type Item = CellView;
 
