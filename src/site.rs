@@ -29,7 +29,7 @@ use std::time::Instant;
 use report::{count, count_file, timed, timed_wall};
 use sink::Stopping;
 
-use crate::assets::Assets;
+use crate::assets::{AssetError, Assets};
 use crate::ebook;
 use crate::editions::two_player;
 use crate::games::tictactoe::Board;
@@ -118,6 +118,10 @@ fn render_book(
                 file: file.clone(),
                 error,
             });
+        }
+        Err(ebook::WriteError::Undrawable(e)) => {
+            let path = book.assets.path(&e.name);
+            return Err(AssetError::Corrupt(path, e.why).into());
         }
         Err(ebook::WriteError::Io(e)) => {
             return Err(match out.failed {

@@ -129,7 +129,7 @@ pub fn write(book: &Book) -> Result<Vec<u8>, TooLarge> {
     match write_to(book, &mut out) {
         Ok(()) => Ok(out),
         Err(WriteError::TooLarge(e)) => Err(e),
-        Err(WriteError::Io(e)) => unreachable!("a Vec takes every write: {e}"),
+        Err(e) => unreachable!("a Vec takes every write, and an EPUB draws no picture: {e}"),
     }
 }
 
@@ -359,7 +359,7 @@ fn zip(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, TooLarge> {
     match result {
         Ok(()) => Ok(out),
         Err(WriteError::TooLarge(e)) => Err(e),
-        Err(WriteError::Io(e)) => unreachable!("a Vec takes every write: {e}"),
+        Err(e) => unreachable!("a Vec takes every write, and a zip draws no picture: {e}"),
     }
 }
 

@@ -186,6 +186,8 @@ pub struct Made {
 pub enum WriteError {
     /// A count or an offset of the book has no room in its field.
     TooLarge(TooLarge),
+    /// A picture of `static/` the format cannot draw.
+    Undrawable(pdf::Undrawable),
     /// The book's writer failed.
     Io(std::io::Error),
 }
@@ -206,6 +208,7 @@ impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WriteError::TooLarge(e) => e.fmt(f),
+            WriteError::Undrawable(e) => write!(f, "static file {} is corrupt: {}", e.name, e.why),
             WriteError::Io(e) => write!(f, "writing the book: {e}"),
         }
     }
@@ -243,16 +246,12 @@ impl Format {
     /// Every file this format makes of `book` within `budgets`, the book
     /// itself first, or none if it is left out; an error if a count or an
     /// offset of the book has no room in the format's field for it, so
-    /// no book comes out corrupt. The book is held whole here (for the
-    /// tests and the bench); the site writes it as it is made instead
-    /// ([`Format::make_into`]).
-    pub fn make(&self, book: &Book, budgets: &Budgets) -> Result<Made, TooLarge> {
+    /// no book comes out corrupt, or if a picture cannot be drawn. The
+    /// book is held whole here (for the tests and the bench); the site
+    /// writes it as it is made instead ([`Format::make_into`]).
+    pub fn make(&self, book: &Book, budgets: &Budgets) -> Result<Made, WriteError> {
         let mut bytes = Vec::new();
-        let mut made = match self.make_into(book, budgets, &mut bytes) {
-            Ok(made) => made,
-            Err(WriteError::TooLarge(e)) => return Err(e),
-            Err(WriteError::Io(e)) => unreachable!("a Vec takes every write: {e}"),
-        };
+        let mut made = self.make_into(book, budgets, &mut bytes)?;
         if made.made {
             let file = Format::file(book.edition, self.suffix, bytes);
             made.files.insert(0, file);
@@ -343,7 +342,8 @@ pub const PDF: Format = Format {
         let pages = pdf::pages(book.edition);
         let made = pages <= budgets.pdf_pages;
         if made {
-            let bytes = pdf::write(book.edition, &pdf::Drawing::new(book.edition, book.assets));
+            let drawing = pdf::Drawing::new(book.edition, book.assets);
+            let bytes = pdf::write(book.edition, &drawing).map_err(WriteError::Undrawable)?;
             out.write_all(&bytes)?;
         }
         Ok(Made {

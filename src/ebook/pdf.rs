@@ -434,7 +434,7 @@ fn all_text(book: &Edition) -> BTreeSet<char> {
 
 /// Writes `book` (as books show it) as a PDF, its cells drawn from
 /// `drawing`.
-pub fn write(book: &Edition, drawing: &Drawing) -> Vec<u8> {
+pub fn write(book: &Edition, drawing: &Drawing) -> Result<Vec<u8>, Undrawable> {
     let mut font = Font::new(drawing.font);
     font.set_chars(all_text(book));
     let font = font;
@@ -472,7 +472,22 @@ pub fn write(book: &Edition, drawing: &Drawing) -> Vec<u8> {
         pictures: &[],
         font: drawing.font,
     };
-    assemble(&doc, &font, laid)
+    assemble(&doc, &font, laid).map_err(|(image, why)| Undrawable {
+        name: format!("{}.svg", book.images[image]),
+        why,
+    })
+}
+
+/// A picture of `static/` that a PDF cannot draw: its SVG's name, and
+/// what usvg says of it. The PDF is the one format that reads the SVGs
+/// through usvg, so it is the one that checks them so (every other
+/// format needs only what `static/` is checked for when it is read).
+#[derive(Debug)]
+pub struct Undrawable {
+    /// The SVG's name in `static/`.
+    pub name: String,
+    /// Why it cannot be drawn.
+    pub why: String,
 }
 
 /// Page `index`: its `runs` of text, what `cells` draws, its text `links`
@@ -604,7 +619,8 @@ struct Doc<'a> {
 
 /// The file: catalog, pages, structure tree, the font subset and the
 /// images as form XObjects.
-fn assemble(doc: &Doc, font: &Font, pages: Vec<Page>) -> Vec<u8> {
+/// An SVG that cannot be drawn is an error: its index and why.
+fn assemble(doc: &Doc, font: &Font, pages: Vec<Page>) -> Result<Vec<u8>, (usize, String)> {
     let mut next = Ref::new(1);
     let mut alloc = || next.bump();
     let catalog = alloc();
@@ -627,13 +643,14 @@ fn assemble(doc: &Doc, font: &Font, pages: Vec<Page>) -> Vec<u8> {
     for (i, svg) in doc.svgs.iter().enumerate() {
         let Some(svg) = svg else { continue };
         let svg_options = svg_options.get_or_init(|| svg_options_for(doc.font));
-        let tree =
-            usvg::Tree::from_data(svg, svg_options).expect("the SVG was checked when loaded");
+        let tree = usvg::Tree::from_data(svg, svg_options)
+            .map_err(|e| (i, format!("not an SVG image ({e})")))?;
         let options = svg2pdf::ConversionOptions {
             embed_text: false,
             ..Default::default()
         };
-        let (chunk, id) = svg2pdf::to_chunk(&tree, options).expect("the SVG was checked");
+        let (chunk, id) = svg2pdf::to_chunk(&tree, options)
+            .map_err(|e| (i, format!("an SVG image the PDF cannot draw ({e})")))?;
         let mut map = FxHashMap::default();
         let chunk = chunk.renumber(|old| *map.entry(old).or_insert_with(&mut alloc));
         images[i] = Some(map[&id]);
@@ -760,7 +777,7 @@ fn assemble(doc: &Doc, font: &Font, pages: Vec<Page>) -> Vec<u8> {
         .author(TextStr(super::AUTHOR))
         .producer(TextStr("tictactoe-book"));
     pdf.extend(&svg_chunks);
-    pdf.finish()
+    Ok(pdf.finish())
 }
 
 /// `colour` (`#rgb` or `#rrggbb`) as PDF's red, green and blue.
@@ -1146,7 +1163,7 @@ pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Poster {
         font: font_data,
     };
     Poster {
-        pdf: assemble(&doc, &font, vec![page]),
+        pdf: assemble(&doc, &font, vec![page]).expect("a poster draws no SVG"),
         smallest_square_mm: smallest,
     }
 }
