@@ -200,22 +200,10 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
     const ON_STACK: usize = 16;
     let (mut stack, mut heap) = ([None; ON_STACK], Vec::new());
     for (r, row) in screen.rows().enumerate() {
-        let plain = row.plain().filter(|_| grid.plain_rows().is_some());
-        let cells: &[Option<CellView>] = if screen.columns <= ON_STACK {
-            let mut n = 0;
-            for cell in row {
-                stack[n] = Some(cell);
-                n += 1;
-            }
-            &stack[..n]
-        } else {
-            heap.clear();
-            heap.extend(row.map(Some));
-            &heap
-        };
         grid.row(r);
         // A row without a link this grid has written before is copied;
         // one it has not is written, and kept from where it starts.
+        let plain = row.plain().filter(|_| grid.plain_rows().is_some());
         let mut start = None;
         if let Some(key) = plain {
             let (kept, out) = grid.plain_rows().expect("a grid that keeps rows");
@@ -229,6 +217,18 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
             }
             start = Some(out.len());
         }
+        let cells: &[Option<CellView>] = if screen.columns <= ON_STACK {
+            let mut n = 0;
+            for cell in row {
+                stack[n] = Some(cell);
+                n += 1;
+            }
+            &stack[..n]
+        } else {
+            heap.clear();
+            heap.extend(row.map(Some));
+            &heap
+        };
         for cell in cells.iter().flatten() {
             grid.cell();
             if let Some(target) = cell.link() {
