@@ -75,8 +75,7 @@ pub enum AssetError {
     /// A file or folder could not be read.
     Unreadable(PathBuf, std::io::Error),
     /// A file is not what its name says: a GIF that does not decode, an
-    /// SVG that is not XML with an `<svg>` root, or of no size, or one a
-    /// PDF cannot draw.
+    /// SVG that is not XML with an `<svg>` root that usvg reads.
     Corrupt(PathBuf, String),
     /// Something that is not a regular file or a folder (a FIFO, a socket,
     /// a device) where a file is read or copied: reading it could wait
@@ -140,12 +139,12 @@ fn check(name: &str, bytes: &[u8]) -> Result<(), String> {
         if root != "svg" {
             return Err(format!("the root element is <{root}>, not <svg>"));
         }
-        // A width or a height of zero or less draws nothing (and usvg
-        // refuses it). A PDF reads the pictures it draws through usvg,
-        // and fails with one line naming one it cannot draw: every
-        // picture read so here took 1.7% of a build's CPU.
-        if !has_size(doc.root_element()) {
-            return Err("an SVG image of no size (a width or height of 0 or less)".to_string());
+        // The PDFs draw it through usvg, which must read it too: from the
+        // XML read already, not read again, unless it is plain enough
+        // that usvg surely reads it.
+        if !surely_drawn(&doc) {
+            usvg::Tree::from_xmltree(&doc, &usvg::Options::default())
+                .map_err(|e| format!("not an SVG image ({e})"))?;
         }
     } else if name.ends_with(".ttf") {
         ttf_parser::Face::parse(bytes, 0).map_err(|e| format!("not a TrueType font ({e})"))?;
@@ -155,19 +154,41 @@ fn check(name: &str, bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether an `<svg>`'s size is above zero, as usvg reads it: a `width`
-/// or a `height` of zero or less (in pixels, or a share) is no size at
-/// all; any other is drawn (one usvg cannot read, at a default size).
-fn has_size(svg: roxmltree::Node) -> bool {
-    ["width", "height"].into_iter().all(|name| {
-        let Some(v) = svg.attribute(name) else {
-            return true;
-        };
-        let v = v.trim();
-        let number = (v.strip_suffix('%').or_else(|| v.strip_suffix("px"))).unwrap_or(v);
-        number.parse::<f64>().map_or(true, |n| n > 0.0)
-    })
+/// Whether usvg surely reads `doc`, without reading it through usvg:
+/// every picture of `static/` (834 SVGs) read through usvg took 1.7% of a
+/// build's CPU, most of it tiny-skia's stroke bounds. usvg (0.45) refuses
+/// an SVG only for a root that is not `<svg>` in the SVG namespace, more
+/// than 1,024 levels or a million nodes, or a size of zero or less; a
+/// root `width` and `height` in plain pixels above zero are a size. Any
+/// other SVG is read through usvg.
+fn surely_drawn(doc: &roxmltree::Document) -> bool {
+    let root = doc.root_element();
+    let pixels = |name| {
+        root.attribute(name).is_some_and(|v| {
+            let v = v.strip_suffix("px").unwrap_or(v);
+            v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                && v.parse::<f32>().is_ok_and(|n| n.is_normal())
+        })
+    };
+    // Levels and nodes in one pass, however deep the tree: a node's
+    // level is its parent's and one, and a parent comes before its nodes.
+    let mut levels = vec![0u32; doc.descendants().count() + 1];
+    let mut deepest = 0;
+    for node in doc.descendants() {
+        let above = node.parent().map_or(0, |p| levels[p.id().get_usize()]);
+        levels[node.id().get_usize()] = above + 1;
+        deepest = deepest.max(above + 1);
+    }
+    let nodes = levels.len();
+    root.tag_name().namespace() == Some(SVG_NAMESPACE)
+        && pixels("width")
+        && pixels("height")
+        && deepest <= 1_000
+        && nodes <= 100_000
 }
+
+/// The namespace of an SVG's elements.
+const SVG_NAMESPACE: &str = "http://www.w3.org/2000/svg";
 
 impl Assets {
     /// Reads and checks the required files first (the cell `images` and
@@ -289,33 +310,68 @@ impl Assets {
 
 #[cfg(test)]
 mod tests {
-    /// What `static/` is checked for, an SVG's size, agrees with usvg,
-    /// which reads the pictures a PDF draws: each of these SVGs has a
-    /// size exactly when usvg reads it.
+    use super::*;
+
+    /// What `static/` takes without reading it through usvg, usvg reads:
+    /// every SVG of `static/` (each taken so, or the check is no cheaper),
+    /// and SVGs of plain sizes. Those it does not take are read through
+    /// usvg when they are checked, which refuses some of them.
     #[test]
-    fn an_svg_has_a_size_when_usvg_reads_one() {
-        let mut sized = 0;
-        for attributes in [
-            r#"width="100" height="100" viewBox="0 0 100 100""#,
-            r#"viewBox="0 0 100 23""#,
-            r#"width="10px" height="12.5px""#,
-            r#"width="100%" height="50%" viewBox="0 0 10 10""#,
-            r#"width="100%" height="100%""#,
-            r#"width="10""#,
-            r#"viewBox="0 0 0 10""#,
-            r#"width="ten" height="10""#,
-            "",
-            r#"width="0" height="100" viewBox="0 0 100 100""#,
-            r#"width="-5" height="100" viewBox="0 0 100 100""#,
-            r#"width="10" height="0px""#,
-            r#"width="0%" height="10""#,
-        ] {
-            let svg = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" {attributes}/>"#);
-            let doc = roxmltree::Document::parse(&svg).unwrap();
-            let read = usvg::Tree::from_data(svg.as_bytes(), &usvg::Options::default()).is_ok();
-            assert_eq!(super::has_size(doc.root_element()), read, "{svg}");
-            sized += usize::from(read);
+    fn what_usvg_surely_reads_it_reads() {
+        let options = usvg::Options::default();
+        let read = |svg: &str| usvg::Tree::from_data(svg.as_bytes(), &options).is_ok();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let mut shipped = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "svg") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let doc = roxmltree::Document::parse(&text).unwrap();
+                assert!(surely_drawn(&doc) && read(&text), "{}", path.display());
+                shipped += 1;
+            }
         }
-        assert_eq!(sized, 9);
+        assert!(shipped > 800, "{shipped}");
+        let svg = |attributes: &str| {
+            format!(r#"<svg xmlns="{SVG_NAMESPACE}" {attributes}><g><rect/></g></svg>"#)
+        };
+        for (svg, surely, readable) in [
+            (
+                svg(r#"width="100" height="23" viewBox="0 0 100 23""#),
+                true,
+                true,
+            ),
+            (svg(r#"width="10px" height="12.5""#), true, true),
+            (
+                svg(r#"width="0" height="100" viewBox="0 0 100 100""#),
+                false,
+                false,
+            ),
+            (svg(r#"width="10" height="0.0px""#), false, false),
+            (svg(r#"width="0mm" height="10""#), false, false),
+            (svg(r#"width="1e-50" height="10""#), false, false),
+            (svg(r#"width="-5" height="10""#), false, false),
+            (svg(r#"width="100%" height="100%""#), false, true),
+            (svg(r#"viewBox="0 0 10 10""#), false, true),
+            (svg(r#"width="10mm" height="10""#), false, true),
+            (svg(r#"width="NaN" height="10""#), false, true),
+            (r#"<svg width="10" height="10"/>"#.to_string(), false, true),
+            (
+                // 1,100 levels deep.
+                svg(r#"width="1" height="1""#).replace(
+                    "<g><rect/></g>",
+                    &("<g>".repeat(1_100) + &"</g>".repeat(1_100)),
+                ),
+                false,
+                false,
+            ),
+        ] {
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            assert_eq!(
+                (surely_drawn(&doc), read(&svg)),
+                (surely, readable),
+                "{svg:.80}"
+            );
+        }
     }
 }

@@ -242,8 +242,9 @@ pub fn write_grid(screen: &Screen, grid: &mut impl Grid) {
         }
         if let (Some(key), Some(start)) = (plain, start) {
             let (kept, out) = grid.plain_rows().expect("a grid that keeps rows");
-            let from = kept.text.len() as u32;
-            let len = (out.len() - start) as u32;
+            let room = "a row's text well within 4 GB";
+            let from = u32::try_from(kept.text.len()).expect(room);
+            let len = u32::try_from(out.len() - start).expect(room);
             if let Written::Text(out) = out {
                 kept.text.push_str(&out[start..]);
             }

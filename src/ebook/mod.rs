@@ -181,7 +181,8 @@ pub struct Made {
 }
 
 /// Why a format could not write a book: a count or offset past its field
-/// ([`TooLarge`]), or the writer it was writing the book into failing.
+/// ([`TooLarge`]), a picture it cannot draw, or the writer it was writing
+/// the book into failing.
 #[derive(Debug)]
 pub enum WriteError {
     /// A count or an offset of the book has no room in its field.
@@ -237,7 +238,8 @@ pub struct Format {
     /// Writes the book into its writer as it is made and returns its other
     /// files; or leaves it out (a PDF over its page budget: nothing
     /// written), or refuses a book too large for one of the format's
-    /// fields; it is handed its own format, for the file's ending. Called
+    /// fields or a picture it cannot draw; it is handed its own format,
+    /// for the file's ending. Called
     /// by [`Format::make_into`].
     write: fn(&Format, &Book, &Budgets, Out) -> Result<Made, WriteError>,
 }

@@ -479,9 +479,9 @@ pub fn write(book: &Edition, drawing: &Drawing) -> Result<Vec<u8>, Undrawable> {
 }
 
 /// A picture of `static/` that a PDF cannot draw: its SVG's name, and
-/// what usvg says of it. The PDF is the one format that reads the SVGs
-/// through usvg, so it is the one that checks them so (every other
-/// format needs only what `static/` is checked for when it is read).
+/// what usvg says of it. `static/` is checked when it is read for SVGs
+/// usvg reads, so that the build fails before it writes; this is the
+/// line the build fails with if one is met all the same, not a panic.
 #[derive(Debug)]
 pub struct Undrawable {
     /// The SVG's name in `static/`.
@@ -1165,5 +1165,28 @@ pub fn poster(title: &str, maps: &[PosterMap], font_data: &[u8]) -> Poster {
     Poster {
         pdf: assemble(&doc, &font, vec![page]).expect("a poster draws no SVG"),
         smallest_square_mm: smallest,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A picture the PDF cannot draw is an error that names it, not a
+    /// panic (`static/` is checked so that none is met).
+    #[test]
+    fn a_picture_usvg_cannot_read_is_named() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let assets = Assets::load(&dir, &crate::site::images()).unwrap();
+        let editions = crate::site::Solved::defaults(3).editions();
+        let edition = editions.iter().find(|e| e.slug == crate::site::HANOI);
+        let book = edition.expect("the Towers of Hanoi").for_books();
+        let mut drawing = Drawing::new(&book, &assets);
+        assert!(write(&book, &drawing).is_ok());
+        let first = drawing.svgs.iter().position(Option::is_some).unwrap();
+        drawing.svgs[first] = Some(b"<svg width=\"0\" height=\"1\"/>");
+        let e = write(&book, &drawing).unwrap_err();
+        assert_eq!(e.name, format!("{}.svg", book.images[first]));
+        assert!(e.why.starts_with("not an SVG image"), "{}", e.why);
     }
 }
