@@ -157,10 +157,10 @@ fn check(name: &str, bytes: &[u8]) -> Result<(), String> {
 /// Whether usvg surely reads `doc`, without reading it through usvg:
 /// every picture of `static/` (834 SVGs) read through usvg took 1.7% of a
 /// build's CPU, most of it tiny-skia's stroke bounds. usvg (0.45) refuses
-/// an SVG only for a root that is not `<svg>` in the SVG namespace, more
-/// than 1,024 levels or a million nodes, or a size of zero or less; a
-/// root `width` and `height` in plain pixels above zero are a size. Any
-/// other SVG is read through usvg.
+/// an SVG only for a root that is not `<svg>`, more than 1,024 levels or
+/// a million nodes, or a size of zero or less; a root `<svg>` in the SVG
+/// namespace with a `width` and a `height` in plain pixels above zero has
+/// one. Any other SVG is read through usvg.
 fn surely_drawn(doc: &roxmltree::Document) -> bool {
     let root = doc.root_element();
     let pixels = |name| {
