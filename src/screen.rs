@@ -10,7 +10,7 @@
 //! anchors are named by [`push_key`] alone.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::hash::BuildHasher as _;
 use std::sync::{LazyLock, Mutex, OnceLock, PoisonError};
 use std::thread::LocalKey;
@@ -421,10 +421,17 @@ impl Screen {
             })
             .collect();
         edit(&mut cells);
-        let mut title = String::with_capacity(128);
-        view.push_title(&mut title);
-        // Kept at its length: an edition holds every screen's title.
-        title.shrink_to_fit();
+        // Written into the thread's scratch and copied at its length (an
+        // edition holds every screen's title): one allocation, where a
+        // string made roomy and shrunk took two.
+        thread_local! {
+            static SCRATCH: Cell<String> = const { Cell::new(String::new()) };
+        }
+        let mut scratch = SCRATCH.take();
+        scratch.clear();
+        view.push_title(&mut scratch);
+        let title = String::from(scratch.as_str());
+        SCRATCH.set(scratch);
         Screen {
             target,
             title,

@@ -63,11 +63,15 @@ impl<G: Game> View<G> {
         if p.is_over() {
             return Vec::new();
         }
-        let mut out: Vec<(usize, Choice<G::Move>)> = p
-            .moves()
-            .filter(|&m| G::piece(m) == self.picked)
-            .map(|m| (G::cell(m), Choice::Move(m)))
-            .collect();
+        // Room for the choices of each of the site's games (at most a
+        // queen's 27 moves, a king's 8 and two picks), so a view
+        // allocates once.
+        let mut out: Vec<(usize, Choice<G::Move>)> = Vec::with_capacity(40);
+        out.extend(
+            p.moves()
+                .filter(|&m| G::piece(m) == self.picked)
+                .map(|m| (G::cell(m), Choice::Move(m))),
+        );
         match self.picked {
             None => out.extend(p.pieces().map(|c| (c, Choice::Pick(c)))),
             Some(c) => out.push((c, Choice::Back)),

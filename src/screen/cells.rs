@@ -52,11 +52,14 @@ impl Cells {
             "whole rows"
         );
         let rows = cells.chunks(columns).map(shared_row).collect();
-        let links = (cells.iter().enumerate())
-            .filter(|(_, c)| c.link != NO_LINK)
-            .map(|(i, c)| (i as u32, c.link))
-            .collect();
-        Cells { rows, links }
+        // Counted first, so the links are allocated once, at their size.
+        let linked = || (cells.iter().enumerate()).filter(|(_, c)| c.link != NO_LINK);
+        let mut links = Vec::with_capacity(linked().count());
+        links.extend(linked().map(|(i, c)| (i as u32, c.link)));
+        Cells {
+            rows,
+            links: links.into_boxed_slice(),
+        }
     }
 
     /// How many cells there are.
