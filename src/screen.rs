@@ -518,6 +518,34 @@ pub struct Edition {
 }
 
 impl Edition {
+    /// An edition of game `G` at `slug` with what every edition of it
+    /// shares: the game's words, pictures and shape, from its module, and
+    /// its boards' aspect, from `start`. Its names, words, contents and
+    /// screens are its own, set over these (`Edition { screens,
+    /// ..Edition::of(slug, start) }`); it has no files beside its pages,
+    /// and is not for paper alone.
+    pub fn of<G: Game>(slug: &'static str, start: G) -> Edition {
+        Edition {
+            slug,
+            name: String::new(),
+            title: String::new(),
+            texts: G::TEXTS,
+            images: G::IMAGES,
+            cover: G::COVER,
+            about: "",
+            contents: Vec::new(),
+            screens: Vec::new(),
+            files: Vec::new(),
+            aspect: start.aspect(),
+            column_moves: G::COLUMN_MOVES,
+            book_stretch: G::BOOK_STRETCH,
+            under: G::UNDER_BOARD,
+            print_only: false,
+            large_books: G::LARGE_BOOKS,
+            used: OnceLock::new(),
+        }
+    }
+
     /// The web folder of a game: `two-player`, `vs-computer/3`.
     pub fn web_dir(&self, game: u16) -> String {
         let mut out = String::with_capacity(16);

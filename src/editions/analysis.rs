@@ -429,12 +429,8 @@ fn tree_node<G: Game>(
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static str) -> Edition {
     let views = view::breadth_first(solver.graph());
     Edition {
-        slug,
         name: G::TEXTS.analysis_name.to_string(),
         title: format!("{} Analysed", G::TEXTS.title),
-        texts: G::TEXTS,
-        images: G::IMAGES,
-        cover: G::COVER,
         about: G::TEXTS.analysis_about,
         contents: vec![(
             G::TEXTS.analysis_start.to_string(),
@@ -442,13 +438,7 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
         )],
         screens: crate::par::map(&views, |&(v, depth)| screen(solver, v, depth, plain)),
         files: vec![OutFile::new(JSON, positions_json_of(solver, views))],
-        aspect: solver.graph().root().aspect(),
-        column_moves: G::COLUMN_MOVES,
-        book_stretch: G::BOOK_STRETCH,
-        under: G::UNDER_BOARD,
-        print_only: false,
-        large_books: G::LARGE_BOOKS,
-        used: Default::default(),
+        ..Edition::of(slug, solver.graph().root())
     }
 }
 

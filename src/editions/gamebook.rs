@@ -362,12 +362,8 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>) -> Edition {
         }
     }
     Edition {
-        slug,
         name: "Gamebook: you against a perfect computer".to_string(),
         title: format!("{} Gamebook", G::TEXTS.title),
-        texts: G::TEXTS,
-        images: G::IMAGES,
-        cover: G::COVER,
         // The opening page gives the game's rules on paper (how a square
         // leads to its page) first: this says only what is the book's own.
         about: "You play against a computer that plays perfectly: it never loses. Each page \
@@ -384,14 +380,8 @@ in. In the first half you move first; in the second the computer does.",
             ),
         ],
         screens,
-        files: Vec::new(),
-        aspect: solver.graph().root().aspect(),
-        column_moves: G::COLUMN_MOVES,
-        book_stretch: G::BOOK_STRETCH,
-        under: G::UNDER_BOARD,
         print_only: true,
-        large_books: G::LARGE_BOOKS,
-        used: Default::default(),
+        ..Edition::of(slug, solver.graph().root())
     }
 }
 

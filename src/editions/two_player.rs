@@ -52,25 +52,14 @@ pub fn edition<G: Game>(
 ) -> Edition {
     let start = graph.root();
     Edition {
-        slug,
         name: G::TEXTS.play_name.to_string(),
         title: G::TEXTS.play_title.to_string(),
-        texts: G::TEXTS,
-        images: G::IMAGES,
-        cover: G::COVER,
         about: G::TEXTS.play_about,
         contents: vec![(G::TEXTS.play_start.to_string(), Target::page(start.key()))],
         screens: crate::par::map(&view::breadth_first(graph), |&(v, depth)| {
             screen(start, v, depth, analysis)
         }),
-        files: Vec::new(),
-        aspect: start.aspect(),
-        column_moves: G::COLUMN_MOVES,
-        book_stretch: G::BOOK_STRETCH,
-        under: G::UNDER_BOARD,
-        print_only: false,
-        large_books: G::LARGE_BOOKS,
-        used: Default::default(),
+        ..Edition::of(slug, start)
     }
 }
 

@@ -421,24 +421,13 @@ impl<G: Game> Match<G> {
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, games: &[Match<G>]) -> Edition {
     let screens = crate::par::map(games, |g| g.screens(solver.graph(), &g.name()));
     Edition {
-        slug,
         name: "Against the computer".to_string(),
         title: format!("{} against the Computer", G::TEXTS.title),
-        texts: G::TEXTS,
-        images: G::IMAGES,
-        cover: G::COVER,
         about: "The computer's replies were decided when this was made, so even this game is \
 only links. Easy games can be won; a perfect computer never loses.",
         contents: contents(games),
         screens: screens.into_iter().flatten().collect(),
-        files: Vec::new(),
-        aspect: solver.graph().root().aspect(),
-        column_moves: G::COLUMN_MOVES,
-        book_stretch: G::BOOK_STRETCH,
-        under: G::UNDER_BOARD,
-        print_only: false,
-        large_books: G::LARGE_BOOKS,
-        used: Default::default(),
+        ..Edition::of(slug, solver.graph().root())
     }
 }
 
