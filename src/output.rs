@@ -971,18 +971,15 @@ impl Staging {
         let to = self.dir.join(path);
         let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
         let name = CString::new(name).map_err(|e| OutputError::Io(to.clone(), e.into()))?;
-        let (folder, checked) = {
+        let folder = {
             let progress = self.progress.lock().expect("a writer panicked");
-            (
-                Arc::clone(&progress.folders[folder]),
-                progress.unchanged.is_some(),
-            )
+            Arc::clone(&progress.folders[folder])
         };
-        let same = match (&folder.old, checked) {
-            // Always read: the marker gives no checksum of a copy.
-            (Some(old), true) => reuse::same_as_file(old, &name, from, self.file_mode),
-            _ => None,
-        };
+        // Always read, before a change is found and after (a file kept is
+        // linked then, as `write` links one): the marker gives no
+        // checksum of a copy.
+        let same = (folder.old.as_ref())
+            .and_then(|old| reuse::same_as_file(old, &name, from, self.file_mode));
         let earlier = {
             let mut progress = self.progress.lock().expect("a writer panicked");
             match (progress.unchanged.as_mut(), same) {
@@ -1797,6 +1794,33 @@ mod tests {
             "example.org\n"
         );
         assert_eq!(names(tmp.path()), [".site.lock", "CNAME", "site"]);
+    }
+
+    /// A copied file that the old output holds the same is kept when the
+    /// build has already found a change, as a written one is: a site's
+    /// `home.svg` over a build with another seed.
+    #[test]
+    fn a_rebuild_keeps_a_copy_that_did_not_change_after_a_change() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("site");
+        let from = tmp.path().join("home.svg");
+        fs::write(&from, "<svg/>").unwrap();
+        let build = |first: &str| {
+            let staging = Staging::begin(&out)?;
+            staging.write(&[OutFile::new("index.html", first)])?;
+            staging.copy("home.svg", &from)?;
+            staging.commit()
+        };
+        build("one").unwrap();
+        let before = identity(&out.join("home.svg"));
+        assert!(!build("two").unwrap().unchanged);
+        assert_eq!(
+            identity(&out.join("home.svg")),
+            before,
+            "kept, not copied again"
+        );
+        assert_eq!(fs::read_to_string(out.join("home.svg")).unwrap(), "<svg/>");
+        assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "two");
     }
 
     #[test]
