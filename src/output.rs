@@ -126,7 +126,10 @@ impl fmt::Display for OutputError {
                 f,
                 "output {} names no folder of its own: the build replaces its output folder whole, \
                  so name a new or earlier output folder without `..` after a name, such as `--out site`",
-                p.display()
+                match p.as_os_str().is_empty() {
+                    true => "''".into(),
+                    false => p.display().to_string(),
+                }
             ),
             OutputError::NotOurs(p) => write!(
                 f,

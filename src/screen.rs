@@ -352,7 +352,7 @@ pub struct Screen {
     /// "X to move", "You win", ...
     pub heading: String,
     /// Lines of text after the heading ("The computer took the top right
-    /// square. Game 3, easy.").
+    /// square. Game 3, medium.").
     pub lines: Vec<String>,
     /// The cells in reading order, [`Screen::columns`] to a row.
     pub cells: Cells,

@@ -348,7 +348,7 @@ impl<G: Game> Match<G> {
     /// here, or on the player's own start that the player starts (nothing
     /// once the player's move ended the game), the board's `remark`, then
     /// the game's `name`: "The computer took the middle right square.
-    /// Game 3, easy." News first, for a screen reader; and each game's
+    /// Game 3, medium." News first, for a screen reader; and each game's
     /// pages end in the same words, which the books' compression keeps as
     /// one phrase.
     pub fn line(
@@ -400,7 +400,7 @@ impl<G: Game> Match<G> {
     }
 
     /// The game's short name, which ends the line under each page's
-    /// heading: "Game 3, easy" (the heading says the player's side).
+    /// heading: "Game 3, medium" (the heading says the player's side).
     pub fn name(&self) -> String {
         format!("Game {}, {}", self.spec.number, self.spec.level)
     }

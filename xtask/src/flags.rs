@@ -173,7 +173,7 @@ pub struct BuildArgs {
     /// Folder of images and the stylesheet [default: static/ in the repository]
     #[arg(long = "static", value_name = "DIR", allow_negative_numbers = true, value_parser = path())]
     pub static_dir: Option<PathBuf>,
-    /// Games against the computer (half start with the player's move), 1 to 256
+    /// Games against the computer (odd-numbered ones start with the player's move), 1 to 256
     #[arg(long, value_name = "N", allow_negative_numbers = true,
           default_value_t = vs_computer::Settings::default().games as u16,
           value_parser = Utf8(clap::value_parser!(u16).range(1..=256)))]
@@ -255,6 +255,9 @@ pub enum Command {
     /// Build the site (into target/screenshots-site unless --out says
     /// otherwise) and take the README's screenshots into docs/ (needs node,
     /// Chromium and `npm ci --prefix tests/e2e`).
+    #[command(mut_arg("out", |a| a.help(
+        "Output folder, replaced whole [default: target/screenshots-site in the repository]"
+    )))]
     Screenshots(BuildArgs),
     /// The scored game tree below a position, as JSON in the JavaScript
     /// InfoVis Toolkit's tree shape (what the Hive posts' viewer loaded).
@@ -286,8 +289,8 @@ fn parse_ending(s: &str) -> Result<Ending, String> {
 /// The flags of `tree`.
 #[derive(clap::Args)]
 pub struct TreeArgs {
-    /// The root: a board's page id in hex, as in `two-player/<id>.html`
-    /// [default: 0, the empty board]
+    /// The root: a board's page id in hex, as in `two-player/<id>.html` (0
+    /// is the empty board)
     #[arg(long, value_name = "ID", default_value = "0", allow_negative_numbers = true,
           value_parser = Utf8(clap::builder::NonEmptyStringValueParser::new()))]
     pub from: String,

@@ -1100,6 +1100,7 @@ fn chess_pictures(font: &[u8]) -> anyhow::Result<Vec<(String, String)>> {
 /// SVG; the hand-drawn marks and the font are read from `static/` in the
 /// repository.
 pub fn draw(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
     let source = crate::flags::repo_root().join("static");
     let read = |name: &str| {
         let path = source.join(name);

@@ -28,8 +28,9 @@ pub fn run(args: &TreeArgs) -> anyhow::Result<()> {
         None => crate::out(json.as_bytes()),
     }
     eprintln!(
-        "{nodes} nodes, {} moves deep below {root} (id {:x})",
+        "{nodes} nodes, {} move{} deep below {root} (id {:x})",
         args.depth,
+        if args.depth == 1 { "" } else { "s" },
         root.id()
     );
     Ok(())

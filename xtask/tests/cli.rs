@@ -619,7 +619,7 @@ fn numeric_flags_out_of_range_are_one_line() {
 #[test]
 fn out_naming_no_folder_of_its_own_says_so() {
     let tmp = tempfile::tempdir().unwrap();
-    for odd in [".", "..", "/", "sub/.."] {
+    for odd in [".", "..", "/", "sub/..", ""] {
         let out = small_chess(Command::new(env!("CARGO_BIN_EXE_xtask")).args([
             "build-site",
             "--out",
@@ -630,6 +630,12 @@ fn out_naming_no_folder_of_its_own_says_so() {
         .unwrap();
         let err = one_error_line(&out);
         assert!(err.contains("names no folder of its own"), "{odd}: {err}");
+        // The name as given, an empty one quoted.
+        let shown = if odd.is_empty() { "''" } else { odd };
+        assert!(
+            err.contains(&format!("output {shown} names")),
+            "{odd}: {err}"
+        );
     }
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }

@@ -26,7 +26,9 @@ pub enum FenError {
     /// The pieces are not a white king and queen or rook against a lone
     /// black king.
     Material,
-    /// The side to move is missing or not `w` or `b`.
+    /// The board has no side to move after it.
+    NoSide,
+    /// The side to move is not `w` or `b`.
     Side,
     /// Black to move, where a start position needs White.
     BlackToMove,
@@ -59,6 +61,9 @@ impl fmt::Display for FenError {
             FenError::Material => f.write_str(
                 "the FEN is not KQK or KRK: White needs a king and one queen or rook, Black a lone king",
             ),
+            FenError::NoSide => {
+                f.write_str("the FEN gives no side to move after its board (w for White)")
+            }
             FenError::Side => f.write_str("the FEN's side to move is not w or b"),
             FenError::BlackToMove => f.write_str("the FEN has Black to move: the start needs White to move"),
             FenError::Castling => f.write_str("the FEN gives castling rights: these endings have no castling"),
@@ -140,7 +145,8 @@ impl Position {
         let turn = match fields.next() {
             Some("w") => Color::White,
             Some("b") => Color::Black,
-            _ => return Err(FenError::Side),
+            Some(_) => return Err(FenError::Side),
+            None => return Err(FenError::NoSide),
         };
         if fields.next().is_some_and(|c| c != "-") {
             return Err(FenError::Castling);
@@ -264,7 +270,7 @@ mod tests {
             ("4k3/8/8/8/8/8/3QK3 w", FenError::Ranks(7)),
             ("8 w", FenError::Ranks(1)),
             (&"/".repeat(100_000), FenError::Ranks(100_001)),
-            ("4k3/8/8/8/8/8/8/3QK3", FenError::Side),
+            ("4k3/8/8/8/8/8/8/3QK3", FenError::NoSide),
             ("4k3/8/8/8/8/8/8/3QK3 x", FenError::Side),
             ("4k3/8/8/8/8/8/8/3QK3 W", FenError::Side),
             ("4k3/8/8/8/8/8/8/3QK3 b", FenError::BlackToMove),
