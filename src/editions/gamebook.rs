@@ -366,9 +366,10 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>) -> Edition {
         title: format!("{} Gamebook", G::TEXTS.title),
         // The opening page gives the game's rules on paper (how a square
         // leads to its page) first: this says only what is the book's own.
-        about: "You play against a computer that plays perfectly: it never loses. Each page \
-is a board you face, your move made and, under the heading, the square the computer answered \
-in. In the first half you move first; in the second the computer does.",
+        // Its name says whom you play; this, how the book goes.
+        about: "Each page is a board you face, your move made and, under the heading, the \
+square the computer answered in; it never loses. In the first half you move first; in the \
+second the computer does.",
         contents: vec![
             (
                 format!("You move first ({})", side(&halves[0])),

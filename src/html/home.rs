@@ -316,7 +316,7 @@ fn body(
             });
         }
     }
-    w.p(|w| w.text("Every PDF has a board a page, 5.5 by 8.5 inches (half letter, a standard print-on-demand size). Each square you can play prints the number of the page to turn to, and on a screen it is also a link."));
+    w.p(|w| w.text("Each of these PDFs has a board a page, 5.5 by 8.5 inches (half letter, a standard print-on-demand size). Each square you can play prints the number of the page to turn to, and on a screen it is also a link."));
     w.p(|w| {
         w.bold("To print: ");
         w.text("print double-sided, flipping on the long edge, at actual size. On letter paper, print two pages a sheet and cut the sheets in half; or send the file to a print-on-demand service as a 5.5 by 8.5 inch book.");

@@ -126,9 +126,10 @@ macro_rules! texts {
                 $piece,
                 ", Black a lone king. Mate within the moves the heading gives, against a perfect \
 defender: Black always puts mate off longest. Select a white piece, then the square it goes to; \
-select the piece again to let it go. A move too slow to mate in time, or one that leaves the ",
+select the piece again to let it go. A move too slow to mate in time, one that stalemates \
+Black, or one that leaves the ",
                 $piece,
-                " to be taken, ends the try. To take a move back, go back."
+                " to be taken ends the try. To take a move back, go back."
             ),
             paper_rules: concat!(
                 "White has a king and a ",
