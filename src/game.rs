@@ -357,6 +357,16 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
         use std::fmt::Write as _;
         let _ = write!(out, "{verdict}");
     }
+    /// A finished game's result in the game's words (`positions.json`
+    /// gives it as a finished position's value): by default "X wins",
+    /// "draw", "solved".
+    fn result_words(outcome: Outcome) -> Cow<'static, str> {
+        match outcome {
+            Outcome::Won(winner) => format!("{} wins", Self::side_name(winner)).into(),
+            Outcome::Draw => "draw".into(),
+            Outcome::Solved => "solved".into(),
+        }
+    }
     /// The analysis edition's heading while the game goes on, `value` the
     /// position's for the side to move in [`Game::push_verdict`]'s words:
     /// by default "X to move: win in 2 with best play".

@@ -7,7 +7,7 @@
 //! move; a square links to the same board after that move, inside this
 //! edition.
 
-use crate::game::{Game, Note, Outcome, Verdict, Weighing};
+use crate::game::{Game, Note, Verdict, Weighing};
 use crate::output::OutFile;
 use crate::screen::{CellView, Edition, Link, Look, Screen, Target};
 use crate::solver::Solver;
@@ -82,15 +82,14 @@ pub fn words<G: Game>(verdict: Verdict) -> String {
 
 /// A position's value: for the side to move while the game goes on ("win
 /// in 2", "draw", "loss in 1", or in a puzzle "3 moves left"), else the
-/// result ("X wins", "draw", "solved").
+/// result in the game's words ("X wins", "draw", "solved"; a chess
+/// challenge's "mate" and "too slow").
 pub fn value<G: Game>(solver: &Solver<G>, board: G) -> String {
     match board.outcome() {
         None => words::<G>(Verdict::of::<G>(
             solver.score(board).expect("a reachable position"),
         )),
-        Some(Outcome::Won(winner)) => format!("{} wins", G::side_name(winner)),
-        Some(Outcome::Draw) => "draw".to_string(),
-        Some(Outcome::Solved) => "solved".to_string(),
+        Some(outcome) => G::result_words(outcome).into_owned(),
     }
 }
 

@@ -524,6 +524,15 @@ impl<K: Kind> Game for Mate<K> {
         };
     }
 
+    /// Mate, a draw, or too slow: as the moves into each say it.
+    fn result_words(outcome: Outcome) -> Cow<'static, str> {
+        match outcome {
+            Outcome::Solved => "mate".into(),
+            Outcome::Draw => "draw".into(),
+            Outcome::Won(_) => "too slow".into(),
+        }
+    }
+
     /// "8 moves left: mate in 7 with best play".
     fn analysis_heading(self, _picked: Option<usize>, value: &str) -> String {
         format!(
@@ -744,6 +753,42 @@ mod tests {
 
     fn named(image: usize) -> &'static str {
         IMAGES[image]
+    }
+
+    /// `positions.json` names each finished page of a challenge as every
+    /// move into it does: "too slow" and "draw" alike, and a mate "mate"
+    /// (each move into it "mate in 1"); not as a game's winner.
+    #[test]
+    fn finished_pages_are_named_in_positions_json_as_the_moves_into_them() {
+        let json = crate::editions::analysis::positions_json(&solver::<Rook>(1));
+        let field = |s: &str, name: &str| {
+            let at = s.rfind(&format!("\"{name}\":\""))? + name.len() + 4;
+            Some(s[at..].split('"').next()?.to_string())
+        };
+        let mut value = std::collections::BTreeMap::new();
+        let mut moves = Vec::new();
+        for line in json.lines().filter(|l| l.starts_with("{\"id\"")) {
+            let (position, into) = line.split_once("\"moves\":").unwrap();
+            let id = position.split('"').nth(3).unwrap().to_string();
+            value.insert(id, field(position, "value").unwrap());
+            for m in into.split("{\"square\":").skip(1) {
+                moves.push((field(m, "to").unwrap(), field(m, "value").unwrap()));
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (to, said) in moves {
+            let there = &value[&to];
+            match there.as_str() {
+                "too slow" | "draw" => assert_eq!(&said, there, "a move into {to}"),
+                "mate" => assert_eq!(said, "mate in 1", "a move into {to}"),
+                _ => continue,
+            }
+            seen.insert(there.clone());
+        }
+        assert_eq!(
+            seen.into_iter().collect::<Vec<_>>(),
+            ["draw", "mate", "too slow"]
+        );
     }
 
     /// What a square's picture shows, without its shade or rank: `x` of
