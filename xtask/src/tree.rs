@@ -28,7 +28,8 @@ pub fn run(args: &TreeArgs) -> anyhow::Result<()> {
         None => crate::out(json.as_bytes()),
     }
     eprintln!(
-        "{nodes} nodes, {} move{} deep below {root} (id {:x})",
+        "{nodes} node{}, {} move{} deep below {root} (id {:x})",
+        if nodes == 1 { "" } else { "s" },
         args.depth,
         if args.depth == 1 { "" } else { "s" },
         root.id()
