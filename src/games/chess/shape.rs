@@ -115,16 +115,20 @@ pub struct Queen;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rook;
 
-/// The words of both endings, `$piece` the white piece's name.
+/// The words of both endings, `$piece` the white piece's name and
+/// `$castling` what the rules say of castling, if anything (a player
+/// given Ke1 and Ra1 would look for 0-0-0).
 macro_rules! texts {
-    ($title:literal, $piece:literal) => {
+    ($title:literal, $piece:literal, $castling:literal) => {
         Texts {
             title: $title,
             stem: "chess",
             rules: concat!(
                 "White has a king and a ",
                 $piece,
-                ", Black a lone king. Mate within the moves the heading gives, against a perfect \
+                ", Black a lone king",
+                $castling,
+                ". Mate within the moves the heading gives, against a perfect \
 defender: Black always puts mate off longest. Select a white piece, then the square it goes to; \
 select the piece again to let it go. A move too slow to mate in time, one that stalemates \
 Black, or one that leaves the ",
@@ -134,7 +138,9 @@ Black, or one that leaves the ",
             paper_rules: concat!(
                 "White has a king and a ",
                 $piece,
-                ", Black a lone king. Mate within the moves the heading gives, against a perfect \
+                ", Black a lone king",
+                $castling,
+                ". Mate within the moves the heading gives, against a perfect \
 defender: Black always puts mate off longest. Each white piece prints the number of the page \
 where it is picked up, and each square it may go to the page after that move (on a screen, each \
 is also a link). To take a move back, turn back to the page you came from."
@@ -156,13 +162,13 @@ and the heading gives mate in N with best play.",
 
 impl Kind for Queen {
     const ENDING: Ending = Ending::Kqk;
-    const TEXTS: Texts = texts!("Mate with King and Queen", "queen");
+    const TEXTS: Texts = texts!("Mate with King and Queen", "queen", "");
     const COVER: &'static str = "kqk-cover";
 }
 
 impl Kind for Rook {
     const ENDING: Ending = Ending::Krk;
-    const TEXTS: Texts = texts!("Mate with King and Rook", "rook");
+    const TEXTS: Texts = texts!("Mate with King and Rook", "rook", ", and White may not castle");
     const COVER: &'static str = "krk-cover";
 }
 
@@ -548,17 +554,18 @@ impl<K: Kind> Game for Mate<K> {
             (Some(End::Stalemate), _) => "Stalemate: a draw".to_string(),
             (Some(End::Taken), _) => format!("Draw: Black took the {}", K::ENDING.piece_name()),
             (Some(End::TooSlow), _) => "Too slow".to_string(),
-            (None, None) => format!("Mate in {left}: select a white piece"),
+            (None, None) => format!("Mate within {}: select a white piece", moves_word(left)),
             (None, Some(from)) => {
                 format!(
-                    "Mate in {left}: select where the {} goes",
+                    "Mate within {}: select where the {} goes",
+                    moves_word(left),
                     self.piece_name(from)
                 )
             }
         }
     }
 
-    /// "White: king e1, queen d1. Black: king e8. Mate in 8", the piece
+    /// "White: king e1, queen d1. Black: king e8. Mate within 8 moves", the piece
     /// picked up after it.
     fn push_title(self, picked: Option<usize>, out: &mut String) {
         use std::fmt::Write as _;
@@ -582,7 +589,7 @@ impl<K: Kind> Game for Mate<K> {
                 let _ = match end {
                     Some(End::Mated) => out.write_str(". Checkmate"),
                     Some(_) => out.write_str(". Stalemate"),
-                    None => write!(out, ". Mate in {}", self.challenge.left()),
+                    None => write!(out, ". Mate within {}", moves_word(self.challenge.left())),
                 };
                 if let Some(from) = picked.and_then(square_of) {
                     let _ = write!(out, ", the {} selected", self.piece_name(from));
@@ -883,17 +890,17 @@ mod tests {
         );
         assert_eq!(root.face(Some(a1), a7).label, "a7: empty");
         assert_eq!(root.face(None, 64).label, "file a");
-        assert_eq!(root.heading(None), "Mate in 12: select a white piece");
+        assert_eq!(root.heading(None), "Mate within 12 moves: select a white piece");
         assert_eq!(
             root.heading(Some(a1)),
-            "Mate in 12: select where the rook goes"
+            "Mate within 12 moves: select where the rook goes"
         );
         assert_eq!(root.remark(), None);
         let mut title = String::new();
         root.push_title(Some(a1), &mut title);
         assert_eq!(
             title,
-            "White: king e1, rook a1. Black: king e8. Mate in 12, the rook selected - Mate with King and Rook"
+            "White: king e1, rook a1. Black: king e8. Mate within 12 moves, the rook selected - Mate with King and Rook"
         );
         // After a best move, Black has replied.
         let (best, _) = s
