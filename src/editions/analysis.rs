@@ -392,6 +392,8 @@ fn tree_node<G: Game>(
     use std::fmt::Write as _;
     let value = value(solver, board);
     let (name, square) = match mov {
+        // A finished board's heading is its value ("O wins"): once.
+        None if board.outcome().is_some() => (value.clone(), "null".to_string()),
         None => (
             format!("{}: {value}", board.heading(None)),
             "null".to_string(),
@@ -704,6 +706,14 @@ the top left); a game record numbers tic-tac-toe's squares from 1 to 9\",\"posit
         assert_eq!(n, 10);
         assert!(small.starts_with("{\"id\":\"r\",\"name\":\"X to move: draw\",\"data\":{\"board\":\"0\",\"square\":null,\"value\":\"draw\",\"step\":\"max\"},\"children\":[{\"id\":\"r0\","), "{small}");
         assert!(small.contains("\"step\":\"min\"},\"children\":[]}"));
+        // A finished board is named by its value alone.
+        let won = Board::from_id(0x1004).expect("O has won");
+        let (done, n) = tree_json(&solver, won, 9);
+        assert_eq!(n, 1);
+        assert!(
+            done.starts_with("{\"id\":\"r\",\"name\":\"O wins\","),
+            "{done}"
+        );
     }
 
     #[test]

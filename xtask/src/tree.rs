@@ -3,6 +3,7 @@
 
 use anyhow::Context as _;
 use tictactoe_book::editions::analysis;
+use tictactoe_book::game::Game as _;
 use tictactoe_book::games::tictactoe::Board;
 use tictactoe_book::graph::StateGraph;
 use tictactoe_book::output;
@@ -27,12 +28,16 @@ pub fn run(args: &TreeArgs) -> anyhow::Result<()> {
         Some(path) => output::write_file(path, json.as_bytes())?,
         None => crate::out(json.as_bytes()),
     }
-    eprintln!(
-        "{nodes} node{}, {} move{} deep below {root} (id {:x})",
-        if nodes == 1 { "" } else { "s" },
-        args.depth,
-        if args.depth == 1 { "" } else { "s" },
-        root.id()
-    );
+    if root.outcome().is_some() {
+        eprintln!("1 node: the game is over at {root} (id {:x})", root.id());
+    } else {
+        eprintln!(
+            "{nodes} node{}, {} move{} deep below {root} (id {:x})",
+            if nodes == 1 { "" } else { "s" },
+            args.depth,
+            if args.depth == 1 { "" } else { "s" },
+            root.id()
+        );
+    }
     Ok(())
 }

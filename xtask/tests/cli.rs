@@ -1185,6 +1185,15 @@ fn tree_writes_the_scored_tree_and_refuses_bad_roots() {
     let json = std::fs::read_to_string(&file).unwrap();
     assert!(json.contains("\"name\":\"centre: draw\""), "{json}");
     assert_eq!(json.matches("loss in").count(), 7, "{json}");
+    // From a finished board: its one node, named once, and said so.
+    let out = succeeds(&["tree", "--from", "1004"]);
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        json.starts_with("{\"id\":\"r\",\"name\":\"O wins\","),
+        "{json}"
+    );
+    let summary = String::from_utf8(out.stderr).unwrap();
+    assert!(summary.contains("1 node: the game is over"), "{summary}");
     for bad in [
         &["tree", "--from", "zz"][..],
         &["tree", "--from", "4ce3"],

@@ -168,7 +168,11 @@ impl Kind for Queen {
 
 impl Kind for Rook {
     const ENDING: Ending = Ending::Krk;
-    const TEXTS: Texts = texts!("Mate with King and Rook", "rook", ", and White may not castle");
+    const TEXTS: Texts = texts!(
+        "Mate with King and Rook",
+        "rook",
+        ", and White may not castle"
+    );
     const COVER: &'static str = "krk-cover";
 }
 
@@ -890,7 +894,10 @@ mod tests {
         );
         assert_eq!(root.face(Some(a1), a7).label, "a7: empty");
         assert_eq!(root.face(None, 64).label, "file a");
-        assert_eq!(root.heading(None), "Mate within 12 moves: select a white piece");
+        assert_eq!(
+            root.heading(None),
+            "Mate within 12 moves: select a white piece"
+        );
         assert_eq!(
             root.heading(Some(a1)),
             "Mate within 12 moves: select where the rook goes"
