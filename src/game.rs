@@ -333,6 +333,16 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     fn pieces(self) -> impl Iterator<Item = usize> {
         std::iter::empty()
     }
+    /// The position a finished one is tried again from, on the page that
+    /// says how it ended: that page shows its board, and a tap picks a
+    /// piece up there. A chess challenge lost (too slow, or the piece
+    /// taken) is one page every losing move shares, with no position of
+    /// its own to show: it shows the start, to try again from where it
+    /// says why. By default `None`: a finished board shows itself and
+    /// offers no choice. Only a finished position has one.
+    fn again(self) -> Option<Self> {
+        None
+    }
     /// The key of this position with the piece on `cell` picked up: by
     /// default the keys after the position's own, so a game with pieces
     /// leaves room for them between its positions' keys.

@@ -7,8 +7,9 @@
 //! Invariant: a view's choices are exactly its position's legal moves
 //! (each on the cell it is tapped on last, under the piece it moves) and,
 //! with no piece picked, a pick of each of the game's pieces, and with
-//! one picked, putting it back; a finished position has none; at most one
-//! choice a cell. Across a position's views its choices make every legal
+//! one picked, putting it back; a finished position has none, unless the
+//! game tries it again from another ([`Game::again`]), whose board it
+//! shows and whose pieces it picks up; at most one choice a cell. Across a position's views its choices make every legal
 //! move, so a piece that moves is always one the game lets be picked up.
 //! Every view has its own key below [`Game::KEYS`], the name of its
 //! page.
@@ -56,10 +57,21 @@ impl<G: Game> View<G> {
         }
     }
 
+    /// The position its board shows and its choices are made on: its
+    /// own, or the one a finished position is tried again from
+    /// ([`Game::again`]).
+    pub fn board(self) -> G {
+        match self.position.is_over() {
+            true => self.position.again().unwrap_or(self.position),
+            false => self.position,
+        }
+    }
+
     /// Every cell a tap on does something, with what it does, in cell
-    /// order: none once the game is over.
+    /// order: none once the game is over, unless it is tried again, on
+    /// the board it is tried again from.
     pub fn choices(self) -> Vec<(usize, Choice<G::Move>)> {
-        let p = self.position;
+        let p = self.board();
         if p.is_over() {
             return Vec::new();
         }
@@ -92,9 +104,9 @@ impl<G: Game> View<G> {
     /// If `choice` is a move the position refuses.
     pub fn after(self, choice: Choice<G::Move>) -> View<G> {
         match choice {
-            Choice::Move(m) => View::of(self.position.play(m).expect("a legal move")),
+            Choice::Move(m) => View::of(self.board().play(m).expect("a legal move")),
             Choice::Pick(cell) => View {
-                position: self.position,
+                position: self.board(),
                 picked: Some(cell),
             },
             Choice::Back => View::of(self.position),
@@ -103,12 +115,12 @@ impl<G: Game> View<G> {
 
     /// Cell `index` as the game draws it in this view.
     pub fn face(self, index: usize) -> Face {
-        self.position.face(self.picked, index)
+        self.board().face(self.picked, index)
     }
 
     /// The image of cell `index` carrying `note`.
     pub fn noted_image(self, index: usize, note: Note) -> usize {
-        self.position.noted_image(self.picked, index, note)
+        self.board().noted_image(self.picked, index, note)
     }
 
     /// The heading of its screen.

@@ -42,7 +42,7 @@ pub fn choice_verdicts<G: Game>(
     solver: &Solver<G>,
     view: View<G>,
 ) -> Vec<(usize, Choice<G::Move>, Verdict)> {
-    let p = view.position;
+    let p = view.board();
     // With a piece picked up, only its moves are choices.
     let moves = verdicts_of(solver, p, |m| {
         view.picked.is_none() || G::piece(m) == view.picked
@@ -210,7 +210,7 @@ pub fn screen<G: Game>(
     let choices = choice_verdicts(solver, view);
     // Picking up a piece that cannot move is never the best choice.
     let stuck = |c: Choice<G::Move>| match c {
-        Choice::Pick(cell) => !board.moves().any(|m| G::piece(m) == Some(cell)),
+        Choice::Pick(cell) => !view.board().moves().any(|m| G::piece(m) == Some(cell)),
         _ => false,
     };
     let best = (choices.iter())

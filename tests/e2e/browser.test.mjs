@@ -444,26 +444,37 @@ test('every chess square is a finger\'s size on a 390-pixel phone', async () => 
 });
 
 // A move marked too slow (a cross) in the analysis leads to the one page
-// that says so, with an empty board and no move left to make.
+// that says so. It shows the start, to try again from: its king and rook
+// are links, and the king's leads to the start with the king selected.
 test('a move too slow to mate in time ends the try', async () => {
   const b = await browser(DESKTOP);
+  // The board's squares: each image's words, and its link's page if it is one.
+  const squares = () =>
+    b.page.locator('table img').evaluateAll((imgs) =>
+      imgs.map((i) => [i.alt, i.closest('a') ? i.closest('a').href : null]));
   try {
     await b.page.goto(server.base + 'index.html');
     await b.page.locator('#krk-analysis + p + ul a').click();
     await b.page.waitForURL(/krk-analysis\/[0-9a-f]+\.html$/);
+    const start = await squares();
     let before = b.page.url();
     await b.page.locator('table a:has(img[src^="ck"])').first().click();
     await b.page.waitForURL((u) => u.href !== before);
-    before = b.page.url();
+    const kingPicked = b.page.url();
+    before = kingPicked;
     await b.page.locator('table a:has(img[src^="cx"])').first().click();
     await b.page.waitForURL((u) => u.href !== before);
     assert.equal(await heading(b.page), 'Too slow');
-    assert.match((await b.page.locator('main p').allInnerTexts()).join(' '), /mate is no longer possible/);
-    assert.equal(await b.page.locator('table a').count(), 0, 'no moves once too slow');
-    const pieces = await b.page
-      .locator('table img[src^="ck"], table img[src^="cr"], table img[src^="cb"], table img[src^="ca"]:not([src$="e.svg"])')
-      .count();
-    assert.equal(pieces, 0, 'the board shows no position');
+    const words = (await b.page.locator('main p').allInnerTexts()).join(' ');
+    assert.match(words, /mate is no longer possible/);
+    assert.match(words, /Try again from the start: select a white piece/);
+    // The start's board, its king and rook links to the start's own pages.
+    assert.deepEqual(await squares(), start, 'the start, as the start shows it');
+    assert.equal(start.filter(([, href]) => href).length, 2, 'the king and the rook');
+    before = b.page.url();
+    await b.page.locator('table a:has(img[alt^="e1: white king"])').click();
+    await b.page.waitForURL((u) => u.href !== before);
+    assert.equal(b.page.url(), kingPicked, 'the start, the king selected');
     assert.deepEqual(b.failed, []);
   } finally {
     await b.close();

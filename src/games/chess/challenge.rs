@@ -259,6 +259,22 @@ impl Challenge {
         self.position
     }
 
+    /// The challenge from its start again, on a page every position
+    /// shares (too slow, or the piece taken), which shows that start; or
+    /// `None`.
+    pub fn again(self) -> Option<Challenge> {
+        self.lost.map(|_| {
+            Challenge {
+                position: self.start,
+                left: self.total,
+                lost: None,
+                end: None,
+                ..self
+            }
+            .ended()
+        })
+    }
+
     /// White's moves left to mate in.
     pub fn left(self) -> u8 {
         self.left

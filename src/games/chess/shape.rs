@@ -266,11 +266,6 @@ impl<K: Kind> Mate<K> {
     /// What stands on `square`, with `picked` picked up: the content, its
     /// offset (the piece after the king), and which of [`WHAT`] it is.
     fn content(self, picked: Option<usize>, square: Square) -> (Content, usize, usize) {
-        // The two ends every position shares show no position: an empty
-        // board under the heading that says what happened.
-        if matches!(self.challenge.end(), Some(End::TooSlow | End::Taken)) {
-            return (Content::Empty, 0, 0);
-        }
         let p = self.position();
         let lifted = picked == Some(cell_of(square));
         if square == p.white_king() {
@@ -375,6 +370,9 @@ fn state_key(c: Challenge) -> u32 {
     ((squares as u32 * 32 + u32::from(c.left())) * 4 + slot) * VIEWS
 }
 
+/// What a lost try's page says of the board it shows: the start.
+const AGAIN: &str = "Try again from the start: select a white piece.";
+
 impl<K: Kind> Game for Mate<K> {
     type Move = Move;
     type Rules = MateRules<K>;
@@ -420,6 +418,12 @@ impl<K: Kind> Game for Mate<K> {
 
     fn key(self) -> u32 {
         state_key(self.challenge)
+    }
+
+    /// A try lost (too slow, or the piece taken) shows the start, its
+    /// pieces to pick up again.
+    fn again(self) -> Option<Self> {
+        self.challenge.again().map(Mate::of)
     }
 
     fn piece(mov: Move) -> Option<usize> {
@@ -616,13 +620,12 @@ impl<K: Kind> Game for Mate<K> {
             ),
             Some(End::Stalemate) => "Black's king is not in check and has no move.".to_string(),
             Some(End::Taken) => format!(
-                "Black's king took the {}, and a king alone cannot mate.",
+                "Black's king took the {}, and a king alone cannot mate. {AGAIN}",
                 K::ENDING.piece_name()
             ),
-            Some(End::TooSlow) => {
-                "Against the best defence, mate is no longer possible in the moves left."
-                    .to_string()
-            }
+            Some(End::TooSlow) => format!(
+                "Against the best defence, mate is no longer possible in the moves left. {AGAIN}"
+            ),
         }))
     }
 
@@ -871,6 +874,44 @@ mod tests {
             let draw = root.noted_image(Some(rook), cell, note(Verdict::Draw));
             assert_eq!(content_of(named(draw)), "h", "{}", named(draw));
         }
+    }
+
+    /// A lost try's page (too slow, or the rook taken) says why and shows
+    /// the start, each white piece a link to the start with it picked up,
+    /// where the reader tries again: not an empty board. A mate, a
+    /// stalemate and every page in play show their own position.
+    #[test]
+    fn a_lost_try_shows_the_start_to_try_again_from() {
+        let s = solver::<Rook>(1);
+        let root = s.graph().root();
+        let start = View::of(root);
+        let mut lost = Vec::new();
+        for &p in s.graph().boards() {
+            let v = View::of(p);
+            match p.challenge.end() {
+                Some(End::TooSlow | End::Taken) => lost.push(v),
+                _ => {
+                    assert_eq!(v.board(), p);
+                    continue;
+                }
+            }
+            assert!(p.is_over());
+            assert_eq!(v.board(), root);
+            let faces = |v: View<Mate<Rook>>| (0..72).map(|i| v.face(i)).collect::<Vec<_>>();
+            assert_eq!(faces(v), faces(start));
+            let after = |v: View<Mate<Rook>>| {
+                (v.choices().into_iter())
+                    .map(|(cell, c)| (cell, v.after(c)))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(after(v), after(start));
+            assert_eq!(after(v).len(), 2, "the king and the rook");
+            let remark = p.remark().unwrap();
+            assert!(remark.ends_with(AGAIN), "{remark}");
+            assert_ne!(v.heading(), start.heading());
+        }
+        let ends: Vec<_> = lost.iter().map(|v| v.position.challenge.end()).collect();
+        assert!(ends.contains(&Some(End::TooSlow)) && ends.contains(&Some(End::Taken)));
     }
 
     /// A chess player's words: "e1: white king", "d7: move the rook
