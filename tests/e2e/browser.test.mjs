@@ -403,43 +403,45 @@ for (const [where, base] of BASES) {
   }
 }
 
-// On a 390-pixel phone every square of a chess board is a link at least
-// 44 pixels each way: the pieces to pick, and the squares a picked piece
-// may go to.
-test('every chess square is a finger\'s size on a 390-pixel phone', async () => {
-  const b = await browser({ width: 390, height: 844 });
-  try {
-    await b.page.goto(server.base + 'index.html');
-    await b.page.locator('#krk + p + ul a').click();
-    await b.page.waitForURL(/krk\/[0-9a-f]+\.html$/);
-    const start = b.page.url();
-    for (const piece of ['ck', 'cr']) {
-      // The board, then the piece picked up: each link's picture, the
-      // square a finger taps, and a tap at its corner lands on it.
-      for (const page of ['board', `${piece} picked up`]) {
-        const links = b.page.locator('table a');
-        assert.ok((await links.count()) >= 2, page);
-        for (const link of await links.all()) {
-          const box = await link.locator('img').boundingBox();
-          assert.ok(box.width >= 44 && box.height >= 44, `${page}: a square is ${box.width}x${box.height}`);
-          const hit = await b.page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('a')?.href,
-            [box.x + 3, box.y + box.height - 3]);
-          assert.equal(hit, await link.evaluate((a) => a.href), `${page}: the corner of a square is its link`);
+// On a phone, 360 or 390 pixels wide, every square of a chess board is a
+// link at least 44 pixels each way: the pieces to pick, and the squares a
+// picked piece may go to.
+test('every chess square is a finger\'s size on a 360- or 390-pixel phone', async () => {
+  for (const size of [PHONE, { width: 390, height: 844 }]) {
+    const b = await browser(size);
+    try {
+      await b.page.goto(server.base + 'index.html');
+      await b.page.locator('#krk + p + ul a').click();
+      await b.page.waitForURL(/krk\/[0-9a-f]+\.html$/);
+      const start = b.page.url();
+      for (const piece of ['ck', 'cr']) {
+        // The board, then the piece picked up: each link's picture, the
+        // square a finger taps, and a tap at its corner lands on it.
+        for (const page of ['board', `${piece} picked up`]) {
+          const links = b.page.locator('table a');
+          assert.ok((await links.count()) >= 2, page);
+          for (const link of await links.all()) {
+            const box = await link.locator('img').boundingBox();
+            assert.ok(box.width >= 44 && box.height >= 44, `${page}: a square is ${box.width}x${box.height}`);
+            const hit = await b.page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('a')?.href,
+              [box.x + 3, box.y + box.height - 3]);
+            assert.equal(hit, await link.evaluate((a) => a.href), `${page}: the corner of a square is its link`);
+          }
+          if (page === 'board') {
+            const before = b.page.url();
+            // The piece's picture: `ck` + shade, or on the a-file `ca`, its
+            // rank and the piece (`ca1r.svg`).
+            const drawn = `img[src^="${piece}"], img[src^="ca"][src$="${piece.slice(1)}.svg"]`;
+            await b.page.locator(`table a:has(${drawn})`).first().click();
+            await b.page.waitForURL((u) => u.href !== before);
+          }
         }
-        if (page === 'board') {
-          const before = b.page.url();
-          // The piece's picture: `ck` + shade, or on the a-file `ca`, its
-          // rank and the piece (`ca1r.svg`).
-          const drawn = `img[src^="${piece}"], img[src^="ca"][src$="${piece.slice(1)}.svg"]`;
-          await b.page.locator(`table a:has(${drawn})`).first().click();
-          await b.page.waitForURL((u) => u.href !== before);
-        }
+        await b.page.goto(start);
       }
-      await b.page.goto(start);
+      assert.deepEqual(b.failed, []);
+    } finally {
+      await b.close();
     }
-    assert.deepEqual(b.failed, []);
-  } finally {
-    await b.close();
   }
 });
 
