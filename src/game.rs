@@ -334,12 +334,14 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
         std::iter::empty()
     }
     /// The position a finished one is tried again from, on the page that
-    /// says how it ended: that page shows its board, and a tap picks a
-    /// piece up there. A chess challenge lost (too slow, or the piece
-    /// taken) is one page every losing move shares, with no position of
-    /// its own to show: it shows the start, to try again from where it
-    /// says why. By default `None`: a finished board shows itself and
-    /// offers no choice. Only a finished position has one.
+    /// says how it ended: that page shows its board, and its choices are
+    /// that board's (a tap there plays on from it). A chess challenge
+    /// lost (too slow, or the piece taken) is one page every losing move
+    /// shares, with no position of its own to show: it shows the start,
+    /// to try again from where it says why. By default `None`: a finished
+    /// board shows itself and offers no choice. Only a finished position
+    /// has one, and it must be a position play reaches (the walk and the
+    /// analysis look its choices up).
     fn again(self) -> Option<Self> {
         None
     }

@@ -7,10 +7,11 @@
 //! Invariant: a view's choices are exactly its position's legal moves
 //! (each on the cell it is tapped on last, under the piece it moves) and,
 //! with no piece picked, a pick of each of the game's pieces, and with
-//! one picked, putting it back; a finished position has none, unless the
-//! game tries it again from another ([`Game::again`]), whose board it
-//! shows and whose pieces it picks up; at most one choice a cell. Across a position's views its choices make every legal
-//! move, so a piece that moves is always one the game lets be picked up.
+//! one picked, putting it back; at most one choice a cell. A finished
+//! position has none, unless the game tries it again from another
+//! ([`Game::again`]): then its board and its choices are that one's.
+//! Across a position's views its choices make every legal move, so a
+//! piece that moves is always one the game lets be picked up.
 //! Every view has its own key below [`Game::KEYS`], the name of its
 //! page.
 

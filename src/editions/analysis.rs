@@ -342,7 +342,13 @@ fn positions_json_of<G: Game>(solver: &Solver<G>, mut views: Vec<(View<G>, u32)>
         out.push_str(",\"value\":\"");
         out.push_str(&value(solver, board));
         out.push_str("\",\"moves\":[");
-        for (j, (cell, choice, v)) in choice_verdicts(solver, view).into_iter().enumerate() {
+        // A finished page has no moves: one tried again from another
+        // position shows that one's pieces, whose moves are its own.
+        let choices = match board.is_over() {
+            true => Vec::new(),
+            false => choice_verdicts(solver, view),
+        };
+        for (j, (cell, choice, v)) in choices.into_iter().enumerate() {
             if j > 0 {
                 out.push(',');
             }

@@ -450,10 +450,11 @@ test('every chess square is a finger\'s size on a 360- or 390-pixel phone', asyn
 // are links, and the king's leads to the start with the king selected.
 test('a move too slow to mate in time ends the try', async () => {
   const b = await browser(DESKTOP);
-  // The board's squares: each image's words, and its link's page if it is one.
+  // The board's squares: each picture and its words, and its link's page
+  // if it is one.
   const squares = () =>
     b.page.locator('table img').evaluateAll((imgs) =>
-      imgs.map((i) => [i.alt, i.closest('a') ? i.closest('a').href : null]));
+      imgs.map((i) => [i.src, i.alt, i.closest('a') ? i.closest('a').href : null]));
   try {
     await b.page.goto(server.base + 'index.html');
     await b.page.locator('#krk-analysis + p + ul a').click();
@@ -469,10 +470,10 @@ test('a move too slow to mate in time ends the try', async () => {
     assert.equal(await heading(b.page), 'Too slow');
     const words = (await b.page.locator('main p').allInnerTexts()).join(' ');
     assert.match(words, /mate is no longer possible/);
-    assert.match(words, /Try again from the start: select a white piece/);
+    assert.match(words, /Try again from the starting position, mate within \d+ moves: select a white piece/);
     // The start's board, its king and rook links to the start's own pages.
     assert.deepEqual(await squares(), start, 'the start, as the start shows it');
-    assert.equal(start.filter(([, href]) => href).length, 2, 'the king and the rook');
+    assert.equal(start.filter(([, , href]) => href).length, 2, 'the king and the rook');
     before = b.page.url();
     await b.page.locator('table a:has(img[alt^="e1: white king"])').click();
     await b.page.waitForURL((u) => u.href !== before);

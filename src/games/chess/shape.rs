@@ -370,8 +370,15 @@ fn state_key(c: Challenge) -> u32 {
     ((squares as u32 * 32 + u32::from(c.left())) * 4 + slot) * VIEWS
 }
 
-/// What a lost try's page says of the board it shows: the start.
-const AGAIN: &str = "Try again from the start: select a white piece.";
+/// What a lost try's page says of the board it shows, the start:
+/// "Try again from the starting position, mate within 14 moves: select a
+/// white piece."
+fn try_again_words(c: Challenge) -> String {
+    format!(
+        "Try again from the starting position, mate within {}: select a white piece.",
+        moves_word(c.total())
+    )
+}
 
 impl<K: Kind> Game for Mate<K> {
     type Move = Move;
@@ -620,11 +627,13 @@ impl<K: Kind> Game for Mate<K> {
             ),
             Some(End::Stalemate) => "Black's king is not in check and has no move.".to_string(),
             Some(End::Taken) => format!(
-                "Black's king took the {}, and a king alone cannot mate. {AGAIN}",
-                K::ENDING.piece_name()
+                "Black's king took the {}, and a king alone cannot mate. {}",
+                K::ENDING.piece_name(),
+                try_again_words(c)
             ),
             Some(End::TooSlow) => format!(
-                "Against the best defence, mate is no longer possible in the moves left. {AGAIN}"
+                "Against the best defence, mate is no longer possible in the moves left. {}",
+                try_again_words(c)
             ),
         }))
     }
@@ -878,8 +887,9 @@ mod tests {
 
     /// A lost try's page (too slow, or the rook taken) says why and shows
     /// the start, each white piece a link to the start with it picked up,
-    /// where the reader tries again: not an empty board. A mate, a
-    /// stalemate and every page in play show their own position.
+    /// where the reader tries again, and in the analysis noted as there:
+    /// not an empty board. A mate, a stalemate and every page in play show
+    /// their own position.
     #[test]
     fn a_lost_try_shows_the_start_to_try_again_from() {
         let s = solver::<Rook>(1);
@@ -906,8 +916,13 @@ mod tests {
             };
             assert_eq!(after(v), after(start));
             assert_eq!(after(v).len(), 2, "the king and the rook");
+            // The analysis notes the pieces as on the start's page.
+            let analysed = |v| crate::editions::analysis::screen(&s, v, 0, "krk");
+            assert_eq!(analysed(v).cells, analysed(start).cells);
             let remark = p.remark().unwrap();
-            assert!(remark.ends_with(AGAIN), "{remark}");
+            let again = "Try again from the starting position, mate within 13 moves: \
+                         select a white piece.";
+            assert!(remark.ends_with(again), "{remark}");
             assert_ne!(v.heading(), start.heading());
         }
         let ends: Vec<_> = lost.iter().map(|v| v.position.challenge.end()).collect();
