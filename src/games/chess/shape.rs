@@ -370,15 +370,12 @@ fn state_key(c: Challenge) -> u32 {
     ((squares as u32 * 32 + u32::from(c.left())) * 4 + slot) * VIEWS
 }
 
-/// What a lost try's page says of the board it shows, the start:
-/// "Try again from the starting position, mate within 14 moves: select a
-/// white piece."
-fn try_again_words(c: Challenge) -> String {
-    format!(
-        "Try again from the starting position, mate within {}: select a white piece.",
-        moves_word(c.total())
-    )
-}
+/// What a lost try's page says of the board it shows, the start. With the
+/// line before it, two lines of caption at most, as every other page's
+/// words: a longer one would take a line from every board of the book on
+/// a landscape page (the EPUB keeps room below the board for the longest
+/// caption).
+const AGAIN: &str = "Start again: select a white piece.";
 
 impl<K: Kind> Game for Mate<K> {
     type Move = Move;
@@ -627,14 +624,12 @@ impl<K: Kind> Game for Mate<K> {
             ),
             Some(End::Stalemate) => "Black's king is not in check and has no move.".to_string(),
             Some(End::Taken) => format!(
-                "Black's king took the {}, and a king alone cannot mate. {}",
-                K::ENDING.piece_name(),
-                try_again_words(c)
+                "Black's king took the {}, and a king alone cannot mate. {AGAIN}",
+                K::ENDING.piece_name()
             ),
-            Some(End::TooSlow) => format!(
-                "Against the best defence, mate is no longer possible in the moves left. {}",
-                try_again_words(c)
-            ),
+            Some(End::TooSlow) => {
+                format!("Against the best defence you can no longer mate in time. {AGAIN}")
+            }
         }))
     }
 
@@ -920,9 +915,9 @@ mod tests {
             let analysed = |v| crate::editions::analysis::screen(&s, v, 0, "krk");
             assert_eq!(analysed(v).cells, analysed(start).cells);
             let remark = p.remark().unwrap();
-            let again = "Try again from the starting position, mate within 13 moves: \
-                         select a white piece.";
-            assert!(remark.ends_with(again), "{remark}");
+            assert!(remark.ends_with(AGAIN), "{remark}");
+            // As short as the other pages' words: two lines of 48.
+            assert!(remark.len() <= 96, "{remark}");
             assert_ne!(v.heading(), start.heading());
         }
         let ends: Vec<_> = lost.iter().map(|v| v.position.challenge.end()).collect();
