@@ -13,28 +13,104 @@ use std::sync::OnceLock;
 /// The font every PDF page's text is set in, as shipped in `static/`.
 pub const FONT: &str = "DejaVuSans.ttf";
 
-/// The files the build needs from `static/` besides the square images:
-/// the stylesheet, the favicon, each game's cover and its thumbnail
-/// ([`crate::game::Game::COVER`]) and the PDFs' font.
-pub const OTHERS: [&str; 11] = [
-    "s.css",
-    "favicon.svg",
-    "cover.gif",
-    "cover-thumb.gif",
-    "towers-cover.gif",
-    "towers-cover-thumb.gif",
-    "kqk-cover.gif",
-    "kqk-cover-thumb.gif",
-    "krk-cover.gif",
-    "krk-cover-thumb.gif",
-    FONT,
+/// The files the build needs from `static/` besides the square images
+/// and the books' [`COVERS`]: the stylesheet, the favicon and the PDFs'
+/// font.
+pub const OTHERS: [&str; 3] = ["s.css", "favicon.svg", FONT];
+
+/// A book's cover in `static/`: `<name>.gif`, 600 by 800 pixels, and the
+/// MOBI's thumbnail of it, `<name>-thumb.gif`, 240 by 320, both drawn by
+/// `cargo xtask draw-images`: the book's title, a line a string, over its
+/// game's `picture` (`tictactoe`, a won board; `hanoi`, the puzzle's
+/// start; `kqk` and `krk`, the ending's start), so that a library of
+/// covers, as a Kindle shows its books, tells each edition apart.
+#[derive(Clone, Copy, Debug)]
+pub struct Cover {
+    /// The file's name, without extension: the books' stem and `-cover`.
+    pub name: &'static str,
+    /// The game's picture under the title.
+    pub picture: &'static str,
+    /// The book's title, as its lines on the cover.
+    pub title: &'static [&'static str],
+}
+
+/// Every edition's cover that has books, in the site's order (a test
+/// holds each to its edition's title).
+pub const COVERS: [Cover; 9] = [
+    Cover {
+        name: "tictactoe-two-player-cover",
+        picture: "tictactoe",
+        title: &["Tic-tac-toe", "for Two Players"],
+    },
+    Cover {
+        name: "tictactoe-vs-computer-cover",
+        picture: "tictactoe",
+        title: &["Tic-tac-toe", "against the Computer"],
+    },
+    Cover {
+        name: "tictactoe-analysis-cover",
+        picture: "tictactoe",
+        title: &["Tic-tac-toe", "Analysed"],
+    },
+    Cover {
+        name: "towers-hanoi-cover",
+        picture: "hanoi",
+        title: &["The Towers", "of Hanoi"],
+    },
+    Cover {
+        name: "towers-hanoi-analysis-cover",
+        picture: "hanoi",
+        title: &["The Towers", "of Hanoi Analysed"],
+    },
+    Cover {
+        name: "chess-kqk-cover",
+        picture: "kqk",
+        title: &["Mate with", "King and Queen"],
+    },
+    Cover {
+        name: "chess-kqk-analysis-cover",
+        picture: "kqk",
+        title: &["Mate with King", "and Queen Analysed"],
+    },
+    Cover {
+        name: "chess-krk-cover",
+        picture: "krk",
+        title: &["Mate with", "King and Rook"],
+    },
+    Cover {
+        name: "chess-krk-analysis-cover",
+        picture: "krk",
+        title: &["Mate with King", "and Rook Analysed"],
+    },
 ];
+
+/// The cover of the books whose names start with `stem`
+/// (`tictactoe-analysis`): its own, or, for an edition no cover names
+/// (a game of the tests, outside the site), its game's first, or the
+/// first.
+pub fn cover_of(stem: &str) -> &'static str {
+    let game = stem.split('-').next().unwrap_or_default();
+    let named = |c: &&Cover| c.name.strip_suffix("-cover") == Some(stem);
+    let of_game = |c: &&Cover| c.name.split('-').next() == Some(game);
+    (COVERS.iter().find(named))
+        .or_else(|| COVERS.iter().find(of_game))
+        .unwrap_or(&COVERS[0])
+        .name
+}
+
+/// The covers' files: each cover and its thumbnail.
+fn cover_files() -> impl Iterator<Item = String> {
+    COVERS
+        .iter()
+        .flat_map(|c| [format!("{}.gif", c.name), format!("{}-thumb.gif", c.name)])
+}
 
 /// Whether the build uses `name` itself: one of the cell `images` (`.svg`
 /// for the web, `.gif` for the books; redraw them with `cargo xtask
-/// draw-images`) or one of [`OTHERS`].
+/// draw-images`), a cover's file or one of [`OTHERS`].
 pub fn is_required(name: &str, images: &[&str]) -> bool {
     OTHERS.contains(&name)
+        || cover_files().any(|c| c == name)
         || name
             .strip_suffix(".svg")
             .or_else(|| name.strip_suffix(".gif"))
@@ -46,6 +122,7 @@ pub fn required<'a>(images: &'a [&'a str]) -> impl Iterator<Item = String> + 'a 
     images
         .iter()
         .flat_map(|n| [format!("{n}.svg"), format!("{n}.gif")])
+        .chain(cover_files())
         .chain(OTHERS.iter().map(|n| n.to_string()))
 }
 

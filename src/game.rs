@@ -122,11 +122,13 @@ pub struct Texts {
     pub analysis_about: &'static str,
     /// The words of the analysis edition's start link.
     pub analysis_start: &'static str,
-    /// The play edition's name on the home page: "Two players".
+    /// The play edition's name on the home page, the game named: "Tic-tac-toe
+    /// for two players".
     pub play_name: &'static str,
     /// Its books' title: "Tic-tac-toe for Two Players".
     pub play_title: &'static str,
-    /// The analysis edition's name on the home page: "Analysis".
+    /// The analysis edition's name on the home page: "Tic-tac-toe,
+    /// analysed".
     pub analysis_name: &'static str,
     /// The words of the link back to the start: "New game", or for a
     /// puzzle "Start again".
@@ -250,11 +252,6 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     /// the game has one: [`Game::UNDER_BOARD`]), without extension: the
     /// web uses `<name>.svg`, the books `<name>.gif`.
     const IMAGES: &'static [&'static str];
-    /// Its books' cover, without extension: `static/` holds the cover as
-    /// `<name>.gif` and its thumbnail as `<name>-thumb.gif`, drawn by
-    /// `cargo xtask draw-images` (the names are listed in
-    /// [`crate::assets::OTHERS`]).
-    const COVER: &'static str;
     /// Every key is below this, and so is every key of a position with a
     /// piece picked ([`Game::picked_key`]).
     const KEYS: u32;

@@ -466,7 +466,8 @@ impl Screen {
 pub struct Edition {
     /// Its web folder and the stem of its books' names: `two-player`.
     pub slug: &'static str,
-    /// A short name for the home page and the book list: "Two players".
+    /// Its name on the home page, in its list, its section and its books'
+    /// line, the game named: "Tic-tac-toe for two players".
     pub name: String,
     /// The books' title.
     pub title: String,
@@ -476,8 +477,8 @@ pub struct Edition {
     /// The images cells can show (and the picture under the board), as
     /// the game lists them.
     pub images: &'static [&'static str],
-    /// Its books' cover image, as the game names it
-    /// ([`crate::game::Game::COVER`]).
+    /// Its books' cover, its title over its game's picture
+    /// ([`crate::assets::COVERS`], by its books' stem).
     pub cover: &'static str,
     /// What it is, for the home page and the book's opening page.
     pub about: &'static str,
@@ -531,7 +532,7 @@ impl Edition {
             title: String::new(),
             texts: G::TEXTS,
             images: G::IMAGES,
-            cover: G::COVER,
+            cover: crate::assets::cover_of(&format!("{}-{slug}", G::TEXTS.stem)),
             about: "",
             contents: Vec::new(),
             screens: Vec::new(),

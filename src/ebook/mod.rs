@@ -34,7 +34,7 @@ pub const AUTHOR: &str = "tictactoe-book";
 /// The name a MOBI gives the cover's thumbnail (240x320), which it names
 /// beside the cover (EXTH 202), as kindlegen writes one: a Kindle's
 /// library shows it. It is drawn as `<cover>-thumb.gif`
-/// ([`crate::game::Game::COVER`]).
+/// ([`crate::assets::Cover`]).
 pub const THUMB: &str = "thumb";
 
 /// The paragraphs of a book's opening page, before its contents: the

@@ -421,7 +421,7 @@ impl<G: Game> Match<G> {
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, games: &[Match<G>]) -> Edition {
     let screens = crate::par::map(games, |g| g.screens(solver.graph(), &g.name()));
     Edition {
-        name: "Against the computer".to_string(),
+        name: format!("{} against the computer", G::TEXTS.title),
         title: format!("{} against the Computer", G::TEXTS.title),
         about: "The computer's replies were decided when this was made, so even this game is \
 only links. Easy games can be won; a perfect computer never loses.",
@@ -882,7 +882,6 @@ mod tests {
             type Error = &'static str;
             const PLAYERS: u8 = 2;
             const IMAGES: &'static [&'static str] = &["e", "t", "h"];
-            const COVER: &'static str = "h";
             const KEYS: u32 = 3 * 4 * 2 * 9;
             const TEXTS: Texts = Texts {
                 title: "Heaps",

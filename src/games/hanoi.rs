@@ -276,7 +276,6 @@ impl Game for Hanoi {
         "hl5", "hl6", "hl7", "hab", "hpb", "hd1b", "hd2b", "hd3b", "hd4b", "hd5b", "hd6b", "hd7b",
         "hbase", "hf1", "hf2", "hf3", "hf4", "hf5", "hf6", "hf7",
     ];
-    const COVER: &'static str = "towers-cover";
     const KEYS: u32 = 4 * 2187;
     const TEXTS: Texts = Texts {
         title: "The Towers of Hanoi",

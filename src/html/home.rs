@@ -155,7 +155,7 @@ fn body(
         w.p(|w| {
             w.link(&first, |w| {
                 w.out.push_str("<img alt=");
-                w.value(&e.title);
+                w.value(&e.name);
                 w.out.push_str(" height=");
                 w.value(PICTURE_SIDE);
                 w.out.push_str(" src=");
@@ -169,7 +169,7 @@ fn body(
     w.p(|w| w.bold("Play:"));
     w.ul(&screen, |w, e| {
         if let Some(first) = start(e) {
-            w.link(&first, |w| w.text(&e.title));
+            w.link(&first, |w| w.text(&e.name));
         }
     });
     // A list, not a sentence: a finger's 44 pixels a link, and links in
@@ -303,7 +303,7 @@ fn body(
             for (name, _) in source.also {
                 w.text(name);
             }
-            w.text(" are for converting yourself, with kindlegen, calibre or Kindle Previewer: download both, and the GIF images the OPF names, into one folder.");
+            w.text(" are for converting yourself, with kindlegen, calibre or Kindle Previewer, from a copy of this site: they sit in its ebooks folder beside the GIF images the OPF names.");
         });
     }
     w.heading("h2", Some("print"), "On paper, or as a PDF on a tablet");
@@ -316,7 +316,7 @@ fn body(
             });
         }
     }
-    w.p(|w| w.text("Each of these PDFs has a board a page, 5.5 by 8.5 inches (half letter, a standard print-on-demand size). Each square you can play prints the number of the page to turn to, and on a screen it is also a link."));
+    w.p(|w| w.text("Every PDF here has a board a page, 5.5 by 8.5 inches (half letter, a standard print-on-demand size). Each square you can play prints the number of the page to turn to, and on a screen it is also a link."));
     w.p(|w| {
         w.bold("To print: ");
         w.text("print double-sided, flipping on the long edge, at actual size. On letter paper, print two pages a sheet and cut the sheets in half; or send the file to a print-on-demand service as a 5.5 by 8.5 inch book.");

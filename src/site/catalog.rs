@@ -65,7 +65,8 @@ pub const HOME: SiteWords = SiteWords {
     heading: "Tic-tac-toe, the Towers of Hanoi and the first chess mates, a page for every \
 position",
     about: "Every board of tic-tac-toe, every position of the Towers of Hanoi and every \
-position of a chess mate against a perfect defender is a page of its own, and every move is a \
+position of a chess mate in which mate can still be forced in time against a perfect defender \
+is a page of its own, and every move is a \
 link to the page after it. No JavaScript: it plays in any browser, from a web host or straight \
 from disk.",
     maps: "Each map is one drawing of a whole game, generated from the solver: the map of \

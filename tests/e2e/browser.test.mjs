@@ -469,7 +469,7 @@ test('a move too slow to mate in time ends the try', async () => {
     await b.page.waitForURL((u) => u.href !== before);
     assert.equal(await heading(b.page), 'Too slow');
     const words = (await b.page.locator('main p').allInnerTexts()).join(' ');
-    assert.match(words, /you can no longer mate in time\. Start again: select a white piece\./);
+    assert.match(words, /you can no longer mate in time\. Back at the start: select a white piece\./);
     // The start's board, its king and rook links to the start's own pages.
     assert.deepEqual(await squares(), start, 'the start, as the start shows it');
     assert.equal(start.filter(([, , href]) => href).length, 2, 'the king and the rook');

@@ -138,6 +138,31 @@ fn mobi_text(name: &str) -> String {
     String::from_utf8(mobi::read::text(&file)).unwrap()
 }
 
+/// Each edition's books have a cover of their own, drawn with their
+/// title (so a library of covers tells them apart), and the EPUB's is
+/// that one (the MOBI's: `both_parts_of_every_mobi_carry_the_records_a_kindle_reads`).
+#[test]
+fn every_book_has_a_cover_of_its_own_with_its_title() {
+    let books: Vec<&Edition> = editions().iter().filter(|e| !e.print_only).collect();
+    let covers: BTreeSet<&str> = books.iter().map(|e| e.cover).collect();
+    assert_eq!(covers.len(), books.len(), "a cover is shared");
+    assert_eq!(books.len(), tictactoe_book::assets::COVERS.len());
+    for e in books {
+        let cover = (tictactoe_book::assets::COVERS.iter())
+            .find(|c| c.name == e.cover)
+            .unwrap();
+        assert_eq!(cover.name, format!("{}-cover", e.book_stem()));
+        assert_eq!(cover.title.join(" "), e.title, "{}", cover.name);
+        let epub = std::fs::read(book(&format!("{}.epub", e.book_stem()))).unwrap();
+        let mut zip = zip::ZipArchive::new(std::io::Cursor::new(epub)).unwrap();
+        assert!(
+            zip.by_name(&format!("OEBPS/{}.png", e.cover)).is_ok(),
+            "{}",
+            e.cover
+        );
+    }
+}
+
 #[test]
 fn the_two_player_and_analysis_mobis_link_every_square_to_the_next_board() {
     for name in [TWO, ANALYSIS] {
@@ -268,7 +293,7 @@ fn the_vs_computer_mobi_plays_like_the_site() {
 /// What a real Kindle reads in record 0 of both parts, beyond what desktop
 /// readers need: the id (113) beside `EBOK` (501), kindlegen's count of
 /// images (131), and its creator records (204 to 207, 535); the same id for
-/// the same book, another for another; the cover (201) its own game's.
+/// the same book, another for another; the cover (201) its own book's.
 #[test]
 fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
     let mut ids = BTreeSet::new();
@@ -303,8 +328,7 @@ fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
             record.starts_with(b"\x89PNG\r\n\x1a\n"),
             "{name}: the thumbnail is a PNG"
         );
-        // The cover is the game's own: the Towers of Hanoi's books show
-        // its discs, not a tic-tac-toe board.
+        // The cover is the book's own, drawn with its title.
         let cover = mobi::read::u32_at(exth[&201], 0) as usize;
         let gif = format!("{}.gif", edition(name).cover);
         let drawn = std::fs::read(crate::common::repo().join("static").join(&gif)).unwrap();
@@ -315,8 +339,8 @@ fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
     }
     assert_eq!(
         covers.len(),
-        4,
-        "a cover for each game, and each chess ending"
+        BOOKS.len() + HANOI_BOOKS.len() + CHESS_BOOKS.len(),
+        "a cover for each book"
     );
 }
 

@@ -62,7 +62,6 @@ impl Game for Nim {
     // Tic-tac-toe's drawings stand in: an empty place, a token, a token
     // whose move is best.
     const IMAGES: &'static [&'static str] = &["e", "x", "o"];
-    const COVER: &'static str = "cover";
     const KEYS: u32 = 128;
     const TEXTS: Texts = Texts {
         title: "Nim",

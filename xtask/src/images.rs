@@ -14,10 +14,10 @@ use std::path::Path;
 
 use anyhow::Context as _;
 use resvg::{tiny_skia, usvg};
+use tictactoe_book::assets;
 use tictactoe_book::game::Game;
-use tictactoe_book::games::chess::{self, Ending, Mate, Position, Queen, Rook};
+use tictactoe_book::games::chess::{self, Ending, Position};
 use tictactoe_book::games::hanoi;
-use tictactoe_book::games::tictactoe::Board;
 
 /// Side of a square image, in pixels: three make a 480-pixel board, which
 /// fits the first Kindles' 600x800 screen (about 520 pixels usable) with
@@ -307,25 +307,61 @@ fn base_svg() -> String {
     )
 }
 
-/// A cover: `columns` of cells side by side, each column stacked from
-/// the top, each cell `(its SVG, its height in units of its width of
-/// 100)`, every column `side` pixels wide; the whole centred on a page
-/// `w` by `h` pixels. Each cell is its own SVG nested at its place and
-/// size, so the cover is drawn with the very pictures the pages show;
-/// every place and size is whole pixels at the page's own size, so
-/// stacked cells meet with no seam (a thumbnail is laid out at its size,
-/// not scaled down from the cover).
-fn cover_svg(columns: &[Vec<(&str, u32)>], (w, h): (usize, usize), side: usize) -> String {
+/// A cover: its title's lines at the top, then `columns` of cells side
+/// by side (a line round them if `framed`), each column stacked from the
+/// top, each cell `(its SVG, its
+/// height in units of its width of 100)`, every column `side` pixels
+/// wide; the cells centred on the page `w` by `h` pixels below the
+/// title. Each cell is its own SVG nested at its place and size, so the
+/// cover is drawn with the very pictures the pages show; every place and
+/// size is whole pixels at the page's own size, so stacked cells meet
+/// with no seam (a thumbnail is laid out at its size, not scaled down
+/// from the cover).
+fn cover_svg(
+    face: &ttf_parser::Face,
+    title: &[&str],
+    (columns, framed): (&[Vec<(&str, u32)>], bool),
+    (w, h): (usize, usize),
+    side: usize,
+) -> anyhow::Result<String> {
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">"
     );
+    // The title's size and lines in pixels of a 600-pixel-wide page: the
+    // longest line, "against the Computer", fits with a margin.
+    let scale = w as f32 / 600.0;
+    let (size, line) = (46.0 * scale, 58.0 * scale);
+    let mut d = PathData::new();
+    for (i, words) in title.iter().enumerate() {
+        let baseline = line * (i as f32 + 1.0) + 8.0 * scale;
+        title_line(face, words, (w as f32 / 2.0, baseline), size, &mut d)?;
+    }
+    let stroke = (size * 0.03 * GRID).round();
+    svg += &format!(
+        "<path transform=\"scale(.25)\" d=\"{}\" stroke=\"#000\" stroke-width=\"{stroke}\" stroke-linejoin=\"round\"/>",
+        d.d
+    );
+    let below = (line * title.len() as f32 + 30.0 * scale).round() as usize;
     let px = |units: u32| (units as usize * side + 50) / 100;
     let tallest = columns
         .iter()
         .map(|c| c.iter().map(|&(_, units)| px(units)).sum::<usize>())
         .max()
         .unwrap_or_default();
-    let (left, top) = ((w - columns.len() * side) / 2, (h - tallest) / 2);
+    let (left, top) = (
+        (w - columns.len() * side) / 2,
+        below + (h - below).saturating_sub(tallest) / 2,
+    );
+    if framed {
+        // A line round the board, a pixel outside it at any size: a
+        // thumbnail's squares are too small for a dark one's hatching.
+        let (x, y) = (left as f32 - 1.5, top as f32 - 1.5);
+        let wide = (columns.len() * side) as f32 + 3.0;
+        let high = tallest as f32 + 3.0;
+        svg += &format!(
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{wide}\" height=\"{high}\" fill=\"none\" stroke=\"#000\" stroke-width=\"1\"/>"
+        );
+    }
     for (i, column) in columns.iter().enumerate() {
         let (x, mut y) = (left + i * side, top);
         for (j, &(cell, units)) in column.iter().enumerate() {
@@ -347,18 +383,52 @@ fn cover_svg(columns: &[Vec<(&str, u32)>], (w, h): (usize, usize), side: usize) 
             y += height;
         }
     }
-    svg + "</svg>\n"
+    Ok(svg + "</svg>\n")
+}
+
+/// A line of a cover's title in DejaVu Sans, `size` pixels to the em,
+/// each glyph after the last by its advance (a space too), the line
+/// centred on `x`, on the baseline `y`, onto the path data `d`, in grid
+/// units.
+fn title_line(
+    face: &ttf_parser::Face,
+    text: &str,
+    (x, y): (f32, f32),
+    size: f32,
+    d: &mut PathData,
+) -> anyhow::Result<()> {
+    let k = size / f32::from(face.units_per_em());
+    let advance = |c: char| {
+        face.glyph_index(c)
+            .and_then(|id| face.glyph_hor_advance(id))
+            .map(f32::from)
+            .with_context(|| format!("DejaVuSans.ttf has no advance for {c}"))
+    };
+    let width = text.chars().map(advance).sum::<anyhow::Result<f32>>()? * k;
+    let mut pen = x - width / 2.0;
+    for c in text.chars() {
+        if c != ' ' {
+            d.glyph(
+                &glyph(face, c)?,
+                |_| true,
+                &placing(face, (pen, y), size, 1.0),
+            );
+        }
+        pen += advance(c)? * k;
+    }
+    Ok(())
 }
 
 /// A column of a cover, top down: each cell's name and its height (in
 /// units of its width of 100).
 type Column = Vec<(String, u32)>;
 
-/// The covers, each `(its name, its columns' width on a 600x800 page,
-/// what it shows, by cell name and height)`: tic-tac-toe's a won board,
-/// the Towers of Hanoi's its start, every disc of the default puzzle on
-/// the left peg, nearly as wide as the page.
-fn covers() -> Vec<(&'static str, usize, Vec<Column>)> {
+/// The games' pictures under the covers' titles, each `(its name in
+/// [`assets::COVERS`], its columns' width on a 600x800 page, what it
+/// shows, by cell name and height)`: tic-tac-toe's a won board, the
+/// Towers of Hanoi's its start, every disc of the default puzzle on the
+/// left peg, nearly as wide as the page, and each chess ending's start.
+fn cover_pictures() -> Vec<(&'static str, usize, Vec<Column>)> {
     let board = ["xw", "o", "e", "o", "xw", "e", "e", "e", "xw"];
     let squares = (0..3)
         .map(|c| {
@@ -385,14 +455,10 @@ fn covers() -> Vec<(&'static str, usize, Vec<Column>)> {
             .collect()
     };
     vec![
-        (<Board as Game>::COVER, SIDE as usize, squares),
-        (
-            <hanoi::Hanoi as Game>::COVER,
-            190,
-            vec![peg(true), peg(false), peg(false)],
-        ),
-        (<Mate<Queen> as Game>::COVER, 70, chess_cover(Ending::Kqk)),
-        (<Mate<Rook> as Game>::COVER, 70, chess_cover(Ending::Krk)),
+        ("tictactoe", 130, squares),
+        ("hanoi", 190, vec![peg(true), peg(false), peg(false)]),
+        ("kqk", 64, chess_cover(Ending::Kqk)),
+        ("krk", 64, chess_cover(Ending::Krk)),
     ]
 }
 
@@ -1108,7 +1174,7 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
     };
     let font = read("DejaVuSans.ttf")?;
     let chess = chess_pictures(&font)?;
-    let options = svg_options(font);
+    let options = svg_options(font.clone());
     let mut pictures: Vec<(String, String)> = Vec::new();
     for (name, kind, n, best) in verdicts() {
         pictures.push((name, verdict_svg(kind, n, best)));
@@ -1155,7 +1221,12 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
             .map(|(_, svg)| svg.as_str())
             .unwrap_or_default()
     };
-    for (name, side, columns) in covers() {
+    let face = ttf_parser::Face::parse(&font, 0).context("DejaVuSans.ttf does not parse")?;
+    let pictures = cover_pictures();
+    for cover in assets::COVERS {
+        let (_, side, columns) = (pictures.iter())
+            .find(|(name, ..)| *name == cover.picture)
+            .with_context(|| format!("no picture {} for a cover", cover.picture))?;
         let columns: Vec<Vec<(&str, u32)>> = columns
             .iter()
             .map(|c| {
@@ -1164,14 +1235,25 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
                     .collect()
             })
             .collect();
-        let svg = cover_svg(&columns, (600, 800), side);
-        let (height, cover) = rasterize(&svg, 600, &options)?;
-        write_gif(&dir.join(format!("{name}.gif")), 600, height, &cover)?;
+        let board = (&columns[..], columns.len() == 8);
+        let svg = cover_svg(&face, cover.title, board, (600, 800), *side)?;
+        let (height, pixels) = rasterize(&svg, 600, &options)?;
+        write_gif(
+            &dir.join(format!("{}.gif", cover.name)),
+            600,
+            height,
+            &pixels,
+        )?;
         // The MOBI's thumbnail of it (EXTH 202), as kindlegen makes one:
         // the same drawing at two fifths.
-        let svg = cover_svg(&columns, (240, 320), side * 2 / 5);
+        let svg = cover_svg(&face, cover.title, board, (240, 320), side * 2 / 5)?;
         let (height, thumb) = rasterize(&svg, 240, &options)?;
-        write_gif(&dir.join(format!("{name}-thumb.gif")), 240, height, &thumb)?;
+        write_gif(
+            &dir.join(format!("{}-thumb.gif", cover.name)),
+            240,
+            height,
+            &thumb,
+        )?;
     }
     Ok(())
 }

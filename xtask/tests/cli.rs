@@ -4,9 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use tictactoe_book::assets::OTHERS;
-use tictactoe_book::game::Game;
-use tictactoe_book::games::{hanoi::Hanoi, tictactoe::Board};
+use tictactoe_book::assets::{COVERS, is_required};
 use tictactoe_book::site;
 
 fn xtask(args: &[&str]) -> Output {
@@ -515,22 +513,19 @@ fn the_committed_book_images_are_what_draw_images_draws() {
     let static_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static");
     // Every GIF the books use, and the analysis squares' SVGs.
     let drawn = names(tmp.path());
-    // Each game's cover and its thumbnail are among the files the build
-    // needs from static/.
+    // Each book's cover and its thumbnail, which the build needs from
+    // static/.
     let gifs: Vec<String> = site::images()
         .iter()
         .map(|n| format!("{n}.gif"))
         .chain(
-            OTHERS
+            COVERS
                 .iter()
-                .filter(|n| n.ends_with(".gif"))
-                .map(|n| n.to_string()),
+                .flat_map(|c| [format!("{}.gif", c.name), format!("{}-thumb.gif", c.name)]),
         )
         .collect();
-    for game in [<Board as Game>::COVER, <Hanoi as Game>::COVER] {
-        for file in [format!("{game}.gif"), format!("{game}-thumb.gif")] {
-            assert!(OTHERS.contains(&file.as_str()), "{file} is not required");
-        }
+    for file in &gifs[site::images().len()..] {
+        assert!(is_required(file, &[]), "{file} is not required");
     }
     for file in &gifs {
         assert!(drawn.contains(file), "{file} is not drawn");
@@ -660,7 +655,7 @@ fn corrupt_static_files_are_named() {
         .collect();
     for (file, what) in [
         ("x.gif", "not a GIF"),
-        ("cover.gif", "not a GIF"),
+        ("tictactoe-two-player-cover.gif", "not a GIF"),
         ("x.svg", "not"),
         ("e.svg", "not"),
     ] {

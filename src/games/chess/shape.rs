@@ -103,8 +103,6 @@ pub trait Kind:
     const ENDING: Ending;
     /// Its words.
     const TEXTS: Texts;
-    /// Its books' cover.
-    const COVER: &'static str;
 }
 
 /// King and queen against king.
@@ -128,7 +126,7 @@ macro_rules! texts {
                 $piece,
                 ", Black a lone king",
                 $castling,
-                ". Mate within the moves the heading gives, against a perfect \
+                ". Mate within the moves each page gives, against a perfect \
 defender: Black always puts mate off longest. Select a white piece, then the square it goes to; \
 select the piece again to let it go. A move too slow to mate in time, one that stalemates \
 Black, or one that leaves the ",
@@ -140,7 +138,7 @@ Black, or one that leaves the ",
                 $piece,
                 ", Black a lone king",
                 $castling,
-                ". Mate within the moves the heading gives, against a perfect \
+                ". Mate within the moves each page gives, against a perfect \
 defender: Black always puts mate off longest. Each white piece prints the number of the page \
 where it is picked up, and each square it may go to the page after that move (on a screen, each \
 is also a link). To take a move back, turn back to the page you came from."
@@ -163,7 +161,6 @@ and the heading gives mate in N with best play.",
 impl Kind for Queen {
     const ENDING: Ending = Ending::Kqk;
     const TEXTS: Texts = texts!("Mate with King and Queen", "queen", "");
-    const COVER: &'static str = "kqk-cover";
 }
 
 impl Kind for Rook {
@@ -173,7 +170,6 @@ impl Kind for Rook {
         "rook",
         ", and White may not castle"
     );
-    const COVER: &'static str = "krk-cover";
 }
 
 /// A challenge's rules for ending `K`: its default is the ending's
@@ -375,7 +371,7 @@ fn state_key(c: Challenge) -> u32 {
 /// words: a longer one would take a line from every board of the book on
 /// a landscape page (the EPUB keeps room below the board for the longest
 /// caption).
-const AGAIN: &str = "Start again: select a white piece.";
+const AGAIN: &str = "Back at the start: select a white piece.";
 
 impl<K: Kind> Game for Mate<K> {
     type Move = Move;
@@ -384,7 +380,6 @@ impl<K: Kind> Game for Mate<K> {
 
     const PLAYERS: u8 = 1;
     const IMAGES: &'static [&'static str] = IMAGES;
-    const COVER: &'static str = K::COVER;
     const KEYS: u32 = 64 * 64 * 64 * 32 * 4 * VIEWS;
     const TEXTS: Texts = K::TEXTS;
     const LARGE_BOOKS: bool = true;
@@ -624,11 +619,11 @@ impl<K: Kind> Game for Mate<K> {
             ),
             Some(End::Stalemate) => "Black's king is not in check and has no move.".to_string(),
             Some(End::Taken) => format!(
-                "Black's king took the {}, and a king alone cannot mate. {AGAIN}",
+                "Black's king took the {}; a king alone cannot mate. {AGAIN}",
                 K::ENDING.piece_name()
             ),
             Some(End::TooSlow) => {
-                format!("Against the best defence you can no longer mate in time. {AGAIN}")
+                format!("Against best defence you can no longer mate in time. {AGAIN}")
             }
         }))
     }

@@ -122,7 +122,6 @@ impl Game for Board {
 
     const PLAYERS: u8 = 2;
     const IMAGES: &'static [&'static str] = &IMAGES;
-    const COVER: &'static str = "cover";
     const KEYS: u32 = super::ID_LIMIT;
     const TEXTS: Texts = Texts {
         title: "Tic-tac-toe",
@@ -138,9 +137,9 @@ back, turn back to the page you came from.",
 making it, with best play from both sides: win in N, draw or loss in N, where N counts the \
 winner's moves. The best moves are framed.",
         analysis_start: "Start from the empty board",
-        play_name: "Two players",
+        play_name: "Tic-tac-toe for two players",
         play_title: "Tic-tac-toe for Two Players",
-        analysis_name: "Analysis",
+        analysis_name: "Tic-tac-toe, analysed",
         again: "New game",
     };
     /// The marks as the square images draw them (`x.svg`, `o.svg`).
