@@ -330,7 +330,7 @@ fn cover_svg(
     // The title's size and lines in pixels of a 600-pixel-wide page: the
     // longest line, "against the Computer", fits with a margin.
     let scale = w as f32 / 600.0;
-    let (size, line) = (46.0 * scale, 58.0 * scale);
+    let (size, line) = (40.0 * scale, 52.0 * scale);
     let mut d = PathData::new();
     for (i, words) in title.iter().enumerate() {
         let baseline = line * (i as f32 + 1.0) + 8.0 * scale;
