@@ -1236,24 +1236,17 @@ pub fn draw(dir: &Path) -> anyhow::Result<()> {
             })
             .collect();
         let board = (&columns[..], columns.len() == 8);
-        let svg = cover_svg(&face, cover.title, board, (600, 800), *side)?;
-        let (height, pixels) = rasterize(&svg, 600, &options)?;
-        write_gif(
-            &dir.join(format!("{}.gif", cover.name)),
-            600,
-            height,
-            &pixels,
-        )?;
-        // The MOBI's thumbnail of it (EXTH 202), as kindlegen makes one:
-        // the same drawing at two fifths.
-        let svg = cover_svg(&face, cover.title, board, (240, 320), side * 2 / 5)?;
-        let (height, thumb) = rasterize(&svg, 240, &options)?;
-        write_gif(
-            &dir.join(format!("{}-thumb.gif", cover.name)),
-            240,
-            height,
-            &thumb,
-        )?;
+        // The cover, and the MOBI's thumbnail of it (EXTH 202), as
+        // kindlegen makes one: the same drawing at two fifths.
+        for (suffix, page, side) in [
+            ("", (600, 800), *side),
+            ("-thumb", (240, 320), side * 2 / 5),
+        ] {
+            let svg = cover_svg(&face, cover.title, board, page, side)?;
+            let (height, pixels) = rasterize(&svg, page.0 as u32, &options)?;
+            let path = dir.join(format!("{}{suffix}.gif", cover.name));
+            write_gif(&path, page.0 as u32, height, &pixels)?;
+        }
     }
     Ok(())
 }
