@@ -1010,6 +1010,9 @@ fn chess_svg(
     let picked = matches!(square, Chess::Picked(_));
     let shade = shade(dark, picked);
     let halo = shade.hatch.map(|_| shade.ground);
+    // A mark on a hatched square sits on the light square's colour: on
+    // the dark ground, red and green read at about 2:1 in grays.
+    let plate = shade.hatch.map(|_| self::shade(false, picked).ground);
     let (mut defs, mut svg) = shade.draw();
     let frame = |colour: &str, inset: f32, width: f32| {
         let at = inset + width / 2.0;
@@ -1041,30 +1044,30 @@ fn chess_svg(
             svg += &frame(RED, 0.0, 8.0);
         }
         Chess::Target => {
-            if let Some(halo) = halo {
+            if let Some(halo) = plate {
                 svg += &format!("<circle cx=\"50\" cy=\"50\" r=\"18\" fill=\"{halo}\"/>");
             }
             svg += &format!("<circle cx=\"50\" cy=\"50\" r=\"13\" fill=\"{DOT}\"/>");
         }
         Chess::Slow => {
             let cross = "<path d=\"M39 39l22 22m0-22l-22 22\" stroke-linecap=\"round\"";
-            if let Some(halo) = halo {
+            if let Some(halo) = plate {
                 svg += &format!("{cross} stroke=\"{halo}\" stroke-width=\"16\"/>");
             }
             svg += &format!("{cross} stroke=\"{RED}\" stroke-width=\"8\"/>");
         }
         Chess::Drawn => {
-            svg += &text(face, "½", halo, "#111", 62.0, 1.0)?;
+            svg += &text(face, "½", plate, "#111", 62.0, 1.0)?;
         }
         Chess::Mate { n, best } => {
             if best {
                 svg += &frame(WIN, 4.0, 6.0);
             }
-            svg += &text(face, &format!("#{n}"), halo, WIN, 50.0, 0.82)?;
+            svg += &text(face, &format!("#{n}"), plate, WIN, 50.0, 0.82)?;
         }
     }
     if let Some(rank) = rank {
-        svg += &rank_digit(face, rank, halo)?;
+        svg += &rank_digit(face, rank, plate)?;
     }
     let xlink = if defs.contains("id=\"p\"") {
         " xmlns:xlink=\"http://www.w3.org/1999/xlink\""
@@ -1124,7 +1127,7 @@ fn plated(
 /// A rank's digit in the top left corner of an a-file square, as chess
 /// boards print it, inside every frame (the picked piece's, the best
 /// one's, the mated king's) and clear of the piece, on a plate of the
-/// ground's colour on a hatched square; as bold as the files' letters,
+/// light square's colour on a hatched square; as bold as the files' letters,
 /// so that it holds in one bit at `CHESS_SIDE`.
 fn rank_digit(face: &ttf_parser::Face, rank: u8, halo: Option<&str>) -> anyhow::Result<String> {
     let (d, ink_box) = label(face, &rank.to_string(), (14.5, 24.0), 16.0, 1.0)?;
