@@ -85,17 +85,11 @@ pub const COVERS: [Cover; 9] = [
 ];
 
 /// The cover of the books whose names start with `stem`
-/// (`tictactoe-analysis`): its own, or, for an edition no cover names
-/// (a game of the tests, outside the site), its game's first, or the
-/// first.
+/// (`tictactoe-analysis`): its own, or, for an edition no cover names (a
+/// game of the tests, outside the site), the first.
 pub fn cover_of(stem: &str) -> &'static str {
-    let game = stem.split('-').next().unwrap_or_default();
     let named = |c: &&Cover| c.name.strip_suffix("-cover") == Some(stem);
-    let of_game = |c: &&Cover| c.name.split('-').next() == Some(game);
-    (COVERS.iter().find(named))
-        .or_else(|| COVERS.iter().find(of_game))
-        .unwrap_or(&COVERS[0])
-        .name
+    COVERS.iter().find(named).unwrap_or(&COVERS[0]).name
 }
 
 /// The covers' files: each cover and its thumbnail.

@@ -477,9 +477,6 @@ pub struct Edition {
     /// The images cells can show (and the picture under the board), as
     /// the game lists them.
     pub images: &'static [&'static str],
-    /// Its books' cover, its title over its game's picture
-    /// ([`crate::assets::COVERS`], by its books' stem).
-    pub cover: &'static str,
     /// What it is, for the home page and the book's opening page.
     pub about: &'static str,
     /// Where to start: a line and the screen it leads to.
@@ -532,7 +529,6 @@ impl Edition {
             title: String::new(),
             texts: G::TEXTS,
             images: G::IMAGES,
-            cover: crate::assets::cover_of(&format!("{}-{slug}", G::TEXTS.stem)),
             about: "",
             contents: Vec::new(),
             screens: Vec::new(),
@@ -566,6 +562,12 @@ impl Edition {
     /// The stem of the books' file names: `tictactoe-two-player`.
     pub fn book_stem(&self) -> String {
         format!("{}-{}", self.texts.stem, self.slug)
+    }
+
+    /// Its books' cover, its title over its game's picture
+    /// ([`crate::assets::COVERS`], by its books' stem).
+    pub fn cover(&self) -> &'static str {
+        crate::assets::cover_of(&self.book_stem())
     }
 
     /// The name of a cell's image, without extension.
@@ -675,7 +677,6 @@ impl Edition {
             title: self.title.clone(),
             texts: self.texts,
             images: self.images,
-            cover: self.cover,
             about: self.about,
             contents: self
                 .contents

@@ -29,7 +29,7 @@ fn xhtml(title: &str, body: &str) -> String {
 /// from making a cover page of its own of a Kindle build of the book), the
 /// title, the words and the contents.
 fn front(book: &Edition, layout: &Layout) -> String {
-    let cover = format!("{}.png", book.cover);
+    let cover = format!("{}.png", book.cover());
     let mut body = String::new();
     front_body(&mut body, book, &cover, &|out: &mut String, t| {
         layout.href_onto(out, File::Front, t)
@@ -86,7 +86,7 @@ fn package(book: &Edition, chunks: usize, images: &[(&str, &[u8])]) -> String {
         spine += &format!("<itemref idref=\"b{}\"/>", c + 1);
     }
     for (name, _) in images {
-        let props = if *name == book.cover {
+        let props = if *name == book.cover() {
             " properties=\"cover-image\""
         } else {
             ""
@@ -116,7 +116,7 @@ full-path=\"OEBPS/package.opf\" media-type=\"application/oebps-package+xml\"/></
 /// SVG, the web's own, sharp at any size the stylesheet gives it; the
 /// cover, a raster only, is a PNG of its GIF.
 fn image_type(book: &Edition, name: &str) -> (&'static str, &'static str) {
-    if name == book.cover {
+    if name == book.cover() {
         ("png", "image/png")
     } else {
         ("svg", "image/svg+xml")

@@ -239,7 +239,7 @@ fn flow0(
     let book = book.edition;
     let resource = |name: &str| images.iter().position(|n| *n == name).map(embed);
     let srcs = flow_srcs(book);
-    let cover = resource(book.cover).expect("a cover");
+    let cover = resource(book.cover()).expect("a cover");
     let sizes = sizes(&srcs);
     // The rows without a link sized, and those written.
     let (mut sized, mut written) = (PlainRows::default(), PlainRows::default());
@@ -679,7 +679,7 @@ mod tests {
     /// The images `book` shows, its cover last, and `static/` read.
     fn images_of(book: &crate::screen::Edition) -> (Vec<&'static str>, crate::assets::Assets) {
         let mut names = book.used_images().to_vec();
-        names.push(book.cover);
+        names.push(book.cover());
         let static_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
         let assets = crate::assets::Assets::load(&static_dir, &crate::site::images()).unwrap();
         (names, assets)

@@ -221,7 +221,7 @@ pub fn opf(book: &Edition) -> Vec<u8> {
     let html = super::KINDLE_SOURCE.file_name(book);
     let mut manifest =
         format!("<item id=\"text\" href=\"{html}\" media-type=\"application/xhtml+xml\"/>");
-    for name in book.used_images().iter().copied().chain([book.cover]) {
+    for name in book.used_images().iter().copied().chain([book.cover()]) {
         manifest +=
             &format!("<item id=\"i-{name}\" href=\"{name}.gif\" media-type=\"image/gif\"/>");
     }
@@ -237,7 +237,7 @@ version=\"2.0\" unique-identifier=\"id\"><metadata xmlns:dc=\"http://purl.org/dc
 <reference type=\"toc\" title=\"Contents\" href=\"{start}\"/>\
 <reference type=\"text\" title=\"Start\" href=\"{start}\"/></guide></package>\n",
         author = super::AUTHOR,
-        cover = book.cover,
+        cover = book.cover(),
     )
     .into_bytes()
 }

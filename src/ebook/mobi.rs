@@ -51,7 +51,7 @@ fn write_with(book: &Book, most: u64, compress: Compress) -> Result<Vec<u8>, Too
     // The thumbnail a Kindle installs as the book's tile (EXTH 202) is a
     // PNG, as kindling's file check wants it (a JPEG or a PNG): the
     // GIF's own pixels, drawn by resvg from the cover's SVG.
-    let cover = book.edition.cover;
+    let cover = book.edition.cover();
     images.push((THUMB, book.assets.png(&format!("{cover}-thumb.gif"))));
     let names: Vec<&str> = images.iter().map(|(n, _)| *n).collect();
     let bytes: Vec<&[u8]> = images.iter().map(|(_, b)| *b).collect();
@@ -119,7 +119,7 @@ pub fn pictures<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'
     }
     shown[under.image] = true;
     let names = book.images.iter().zip(shown).filter(|(_, s)| *s);
-    (names.map(|(n, _)| *n).chain([book.cover]))
+    (names.map(|(n, _)| *n).chain([book.cover()]))
         .map(|n| (n, assets.get(&format!("{n}.gif"))))
         .collect()
 }

@@ -59,7 +59,7 @@ pub fn images<'a>(book: &Edition, assets: &'a Assets) -> Vec<(&'static str, &'a 
     book.used_images()
         .iter()
         .copied()
-        .chain([book.cover])
+        .chain([book.cover()])
         .map(|n| (n, assets.get(&format!("{n}.gif"))))
         .collect()
 }

@@ -75,7 +75,7 @@ fn images(name: &str) -> Vec<&'static str> {
         shown.dedup();
     }
     let mut v: Vec<&str> = shown.into_iter().map(|i| e.images[i]).collect();
-    v.push(e.cover);
+    v.push(e.cover());
     v
 }
 
@@ -144,21 +144,21 @@ fn mobi_text(name: &str) -> String {
 #[test]
 fn every_book_has_a_cover_of_its_own_with_its_title() {
     let books: Vec<&Edition> = editions().iter().filter(|e| !e.print_only).collect();
-    let covers: BTreeSet<&str> = books.iter().map(|e| e.cover).collect();
+    let covers: BTreeSet<&str> = books.iter().map(|e| e.cover()).collect();
     assert_eq!(covers.len(), books.len(), "a cover is shared");
     assert_eq!(books.len(), tictactoe_book::assets::COVERS.len());
     for e in books {
         let cover = (tictactoe_book::assets::COVERS.iter())
-            .find(|c| c.name == e.cover)
+            .find(|c| c.name == e.cover())
             .unwrap();
         assert_eq!(cover.name, format!("{}-cover", e.book_stem()));
         assert_eq!(cover.title.join(" "), e.title, "{}", cover.name);
         let epub = std::fs::read(book(&format!("{}.epub", e.book_stem()))).unwrap();
         let mut zip = zip::ZipArchive::new(std::io::Cursor::new(epub)).unwrap();
         assert!(
-            zip.by_name(&format!("OEBPS/{}.png", e.cover)).is_ok(),
+            zip.by_name(&format!("OEBPS/{}.png", e.cover())).is_ok(),
             "{}",
-            e.cover
+            e.cover()
         );
     }
 }
@@ -330,7 +330,7 @@ fn both_parts_of_every_mobi_carry_the_records_a_kindle_reads() {
         );
         // The cover is the book's own, drawn with its title.
         let cover = mobi::read::u32_at(exth[&201], 0) as usize;
-        let gif = format!("{}.gif", edition(name).cover);
+        let gif = format!("{}.gif", edition(name).cover());
         let drawn = std::fs::read(crate::common::repo().join("static").join(&gif)).unwrap();
         let record = mobi::read::records(&file)[first_image + cover];
         assert_eq!(record, drawn, "{name}: the cover is {gif}");
