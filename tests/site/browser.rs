@@ -168,6 +168,12 @@ fn the_nu_html_checker_finds_no_errors_on_any_web_page() {
     assert!(pages > 10_000, "{pages} pages validated");
 }
 
+/// linkchecker, a second opinion on what the crawl of
+/// `every_page_is_reachable_from_the_home_page_and_every_reference_resolves`
+/// finds: every link of the tic-tac-toe and Towers of Hanoi editions, and
+/// the chess editions' first pages, which it checks but does not follow
+/// (their 14,000 pages, made by the same code, took it a minute and a half
+/// of the two cores' CI time; the crawl reads them all).
 #[test]
 fn linkchecker_finds_no_broken_links() {
     if !have("linkchecker", runs("linkchecker", &["--version"])) {
@@ -176,7 +182,15 @@ fn linkchecker_finds_no_broken_links() {
     let start = format!("file://{}", built().join("index.html").display());
     let o = run(
         "linkchecker",
-        &["--no-status", "--no-warnings", "-t", "4", &start],
+        &[
+            "--no-status",
+            "--no-warnings",
+            "-t",
+            "4",
+            "--no-follow-url",
+            "/k[qr]k(-analysis)?/",
+            &start,
+        ],
     );
     let t = text(&o);
     assert!(o.status.success(), "{t}");

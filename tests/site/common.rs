@@ -210,18 +210,42 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Every page reachable from `start` by following links, with each page's
-/// links, keyed by normalised path.
-pub fn crawl(start: &Path) -> BTreeMap<PathBuf, Page> {
+/// What the crawl keeps of a page: its references, the ids its elements
+/// have, and how many scripts it holds. Not the page itself: a site's
+/// tens of thousands of parsed documents took 2 GB, and looking an id up
+/// by walking the target's elements took most of two minutes.
+pub struct Crawled {
+    pub references: Vec<(String, PathBuf)>,
+    pub ids: std::collections::HashSet<String>,
+    pub scripts: usize,
+}
+
+impl Crawled {
+    fn of(page: &Page) -> Crawled {
+        let ids = (page.doc.root_element().descendants())
+            .filter_map(scraper::ElementRef::wrap)
+            .filter_map(|e| e.value().id().map(str::to_string))
+            .collect();
+        Crawled {
+            references: page.references(),
+            ids,
+            scripts: page.select("script").len(),
+        }
+    }
+}
+
+/// Every page reachable from `start` by following links, with what the
+/// tests read of it ([`Crawled`]), keyed by normalised path.
+pub fn crawl(start: &Path) -> BTreeMap<PathBuf, Crawled> {
     let mut seen = BTreeMap::new();
     let mut queue = VecDeque::from([normalise(start)]);
     while let Some(p) = queue.pop_front() {
         if seen.contains_key(&p) || p.extension().is_none_or(|e| e != "html") {
             continue;
         }
-        let page = Page::read(&p);
-        for (_, target) in page.references() {
-            let t = normalise(&target);
+        let page = Crawled::of(&Page::read(&p));
+        for (_, target) in &page.references {
+            let t = normalise(target);
             if !seen.contains_key(&t) {
                 queue.push_back(t);
             }
