@@ -462,6 +462,32 @@ fn kindlegen_takes_the_hanoi_books_at_3_and_7_discs_clean() {
     }
 }
 
+/// The chess endings with no spare move: each edition's EPUB and Kindle
+/// source compile clean. The default books are the same markup, with
+/// three to nine times the screens, and kindlegen takes about three
+/// minutes over each of them.
+#[test]
+fn kindlegen_takes_the_chess_books_clean() {
+    let Some(kg) = kindlegen() else { return };
+    let assets = Assets::load(&repo().join("static"), &site::images()).unwrap();
+    let mut options = crate::common::options(Path::new("unused"));
+    options.kqk.spare = 0;
+    options.krk.spare = 0;
+    let editions = site::Solved::new(&options).editions();
+    let chess: Vec<&Edition> = (editions.iter())
+        .filter(|e| {
+            [site::KQK, site::KQK_ANALYSIS, site::KRK, site::KRK_ANALYSIS].contains(&e.slug)
+        })
+        .collect();
+    assert_eq!(chess.len(), 4);
+    for e in chess {
+        let tmp = tempfile::tempdir().unwrap();
+        for source in write_sources(&e.for_books(), &assets, tmp.path()) {
+            compiles_clean(&kg, &source, "-c0");
+        }
+    }
+}
+
 /// The vs-computer book of one game, and of each `--level` (16 games, the
 /// default, is the default site's): its EPUB and Kindle source compile
 /// clean.
