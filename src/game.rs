@@ -286,6 +286,12 @@ pub trait Game: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static {
     const CELL_NOTE: Option<&'static str> = None;
     /// The words of its map, if that is a puzzle's ([`MapStyle::Graph`]).
     const GRAPH_WORDS: GraphWords = GraphWords::PLAIN;
+    /// Whether, with a piece picked up, a tap on another of the reader's
+    /// pieces picks that one up instead, as a chess app does, where it
+    /// would otherwise do nothing. By default not: no other piece's cell
+    /// may then be a cell the picked piece goes to (a cell is one link),
+    /// and the Towers of Hanoi's other pegs are where its disc goes.
+    const REPICK: bool = false;
     /// Whether its books hold thousands of screens, and answer to
     /// the large budgets (`--large-mobi-budget`, `--large-epub-budget`):
     /// the chess endgames.

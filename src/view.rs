@@ -7,7 +7,9 @@
 //! Invariant: a view's choices are exactly its position's legal moves
 //! (each on the cell it is tapped on last, under the piece it moves) and,
 //! with no piece picked, a pick of each of the game's pieces, and with
-//! one picked, putting it back; at most one choice a cell. A finished
+//! one picked, putting it back (and, in a game that lets the reader pick
+//! another piece instead, [`Game::REPICK`], a pick of each other piece);
+//! at most one choice a cell. A finished
 //! position has none, unless the game tries it again from another
 //! ([`Game::again`]): then its board and its choices are that one's.
 //! Across a position's views its choices make every legal move, so a
@@ -87,7 +89,12 @@ impl<G: Game> View<G> {
         );
         match self.picked {
             None => out.extend(p.pieces().map(|c| (c, Choice::Pick(c)))),
-            Some(c) => out.push((c, Choice::Back)),
+            Some(c) => {
+                out.push((c, Choice::Back));
+                if G::REPICK {
+                    out.extend(p.pieces().filter(|&o| o != c).map(|o| (o, Choice::Pick(o))));
+                }
+            }
         }
         out.sort_by_key(|&(cell, _)| cell);
         // A cell is one link: (piece, cell) names at most one move, and a

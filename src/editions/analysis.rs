@@ -7,6 +7,8 @@
 //! move; a square links to the same board after that move, inside this
 //! edition.
 
+use rustc_hash::FxHashMap;
+
 use crate::game::{Game, Note, Verdict, Weighing};
 use crate::output::OutFile;
 use crate::screen::{CellView, Edition, Link, Look, Screen, Target};
@@ -18,20 +20,23 @@ pub const JSON: &str = "positions.json";
 
 /// Each legal move of `board` with its verdict, in square order.
 pub fn verdicts<G: Game>(solver: &Solver<G>, board: G) -> Vec<(G::Move, Verdict)> {
-    verdicts_of(solver, board, |_| true)
-}
-
-/// [`verdicts`] of only the moves `keep` keeps.
-fn verdicts_of<G: Game>(
-    solver: &Solver<G>,
-    board: G,
-    keep: impl Fn(G::Move) -> bool,
-) -> Vec<(G::Move, Verdict)> {
     solver
-        .move_scores_of(board, keep)
+        .move_scores_of(board, |_| true)
         .into_iter()
         .map(|(s, score)| (s, Verdict::of::<G>(score)))
         .collect()
+}
+
+/// Every position's moves with their verdicts ([`verdicts`]), by the
+/// position's key, each worked out once, on every core; none for a
+/// finished position.
+fn weighed<G: Game>(solver: &Solver<G>) -> FxHashMap<u32, Vec<(G::Move, Verdict)>> {
+    let boards = solver.graph().boards();
+    let each = crate::par::map(boards, |&b| match b.is_over() {
+        true => Vec::new(),
+        false => verdicts(solver, b),
+    });
+    boards.iter().map(|b| b.key()).zip(each).collect()
 }
 
 /// Each choice of `view` with the cell it is made on and its verdict, in
@@ -42,11 +47,19 @@ pub fn choice_verdicts<G: Game>(
     solver: &Solver<G>,
     view: View<G>,
 ) -> Vec<(usize, Choice<G::Move>, Verdict)> {
+    choice_verdicts_of(solver, view, &verdicts(solver, view.board()))
+}
+
+/// [`choice_verdicts`], given every legal move of the view's board with
+/// its verdict ([`verdicts`]): worked out once a position, not once for
+/// each of its views and again for `positions.json` (replaying a chess
+/// move is most of what weighing it costs).
+fn choice_verdicts_of<G: Game>(
+    solver: &Solver<G>,
+    view: View<G>,
+    moves: &[(G::Move, Verdict)],
+) -> Vec<(usize, Choice<G::Move>, Verdict)> {
     let p = view.board();
-    // With a piece picked up, only its moves are choices.
-    let moves = verdicts_of(solver, p, |m| {
-        view.picked.is_none() || G::piece(m) == view.picked
-    });
     let of = |m: G::Move| {
         moves
             .iter()
@@ -201,13 +214,25 @@ pub fn screen<G: Game>(
     depth: u32,
     plain: &'static str,
 ) -> Screen {
+    screen_of(solver, view, depth, plain, &verdicts(solver, view.board()))
+}
+
+/// [`screen`], given every legal move of the view's board with its
+/// verdict.
+fn screen_of<G: Game>(
+    solver: &Solver<G>,
+    view: View<G>,
+    depth: u32,
+    plain: &'static str,
+    moves: &[(G::Move, Verdict)],
+) -> Screen {
     let board = view.position;
     let heading = if board.is_over() {
         view.heading()
     } else {
         board.analysis_heading(view.picked, &value(solver, board))
     };
-    let choices = choice_verdicts(solver, view);
+    let choices = choice_verdicts_of(solver, view, moves);
     // Picking up a piece that cannot move is never the best choice.
     let stuck = |c: Choice<G::Move>| match c {
         Choice::Pick(cell) => !view.board().moves().any(|m| G::piece(m) == Some(cell)),
@@ -305,12 +330,21 @@ fn escape_json(out: &mut String, text: &str) {
 /// each choice leaves: the value of the position it leads to, as the
 /// pages say it).
 pub fn positions_json<G: Game>(solver: &Solver<G>) -> String {
-    positions_json_of(solver, view::breadth_first(solver.graph()))
+    positions_json_of(
+        solver,
+        view::breadth_first(solver.graph()),
+        &weighed(solver),
+    )
 }
 
-/// [`positions_json`] of `views`, the graph's ([`view::breadth_first`]):
-/// the edition walks them for its screens already.
-fn positions_json_of<G: Game>(solver: &Solver<G>, mut views: Vec<(View<G>, u32)>) -> String {
+/// [`positions_json`] of `views`, the graph's ([`view::breadth_first`]),
+/// and every position's moves weighed ([`weighed`]): the edition has
+/// both for its screens already.
+fn positions_json_of<G: Game>(
+    solver: &Solver<G>,
+    mut views: Vec<(View<G>, u32)>,
+    weighed: &FxHashMap<u32, Vec<(G::Move, Verdict)>>,
+) -> String {
     use std::fmt::Write as _;
     // Written straight into the file: it holds every position and move.
     let mut out = String::with_capacity(200 * solver.graph().boards().len());
@@ -346,7 +380,7 @@ fn positions_json_of<G: Game>(solver: &Solver<G>, mut views: Vec<(View<G>, u32)>
         // position shows that one's pieces, whose moves are its own.
         let choices = match board.is_over() {
             true => Vec::new(),
-            false => choice_verdicts(solver, view),
+            false => choice_verdicts_of(solver, view, &weighed[&view.board().key()]),
         };
         for (j, (cell, choice, v)) in choices.into_iter().enumerate() {
             if j > 0 {
@@ -435,6 +469,8 @@ fn tree_node<G: Game>(
 /// the two-player edition (at `plain`).
 pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static str) -> Edition {
     let views = view::breadth_first(solver.graph());
+    let weighed = weighed(solver);
+    let moves = |v: View<G>| &weighed[&v.board().key()];
     Edition {
         name: G::TEXTS.analysis_name.to_string(),
         title: format!("{} Analysed", G::TEXTS.title),
@@ -443,8 +479,13 @@ pub fn edition<G: Game>(slug: &'static str, solver: &Solver<G>, plain: &'static 
             G::TEXTS.analysis_start.to_string(),
             Target::page(solver.graph().root().key()),
         )],
-        screens: crate::par::map(&views, |&(v, depth)| screen(solver, v, depth, plain)),
-        files: vec![OutFile::new(JSON, positions_json_of(solver, views))],
+        screens: crate::par::map(&views, |&(v, depth)| {
+            screen_of(solver, v, depth, plain, moves(v))
+        }),
+        files: vec![OutFile::new(
+            JSON,
+            positions_json_of(solver, views, &weighed),
+        )],
         ..Edition::of(slug, solver.graph().root())
     }
 }

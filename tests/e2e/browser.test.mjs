@@ -445,6 +445,42 @@ test('every chess square is a finger\'s size on a 360- or 390-pixel phone', asyn
   }
 });
 
+// With the king picked up, a tap on the rook picks the rook up instead,
+// as a chess app does: the same page as the rook picked up from the
+// board, in one tap; and in the analysis the rook is framed there as the
+// piece with the best move (the start's mate in 12 is Ra7).
+test('a tap on the other white piece picks it up instead', async () => {
+  const b = await browser(PHONE);
+  try {
+    for (const edition of ['krk', 'krk-analysis']) {
+      await b.page.goto(server.base + 'index.html');
+      await b.page.locator(`#${edition} + p + ul a`).click();
+      await b.page.waitForURL(new RegExp(`${edition}/[0-9a-f]+\\.html$`));
+      const start = b.page.url();
+      const pick = async (piece) => {
+        const before = b.page.url();
+        await b.page.locator(`table a:has(img[src^="c${piece}"], img[src^="ca"][src*="${piece}"])`).first().click();
+        await b.page.waitForURL((u) => u.href !== before);
+        return b.page.url();
+      };
+      const rookPicked = await pick('r');
+      await b.page.goto(start);
+      await pick('k');
+      assert.equal(await pick('r'), rookPicked, `${edition}: the rook picked up instead of the king`);
+      await b.page.goto(start);
+      await pick('k');
+      const rook = b.page.locator('table a img[alt^="a1: white rook"]');
+      assert.equal(await rook.count(), 1, `${edition}: the rook is a link with the king picked up`);
+      if (edition === 'krk-analysis') {
+        assert.equal(await rook.getAttribute('src'), 'ca1rb.svg', 'the rook framed as the best');
+      }
+    }
+    assert.deepEqual(b.failed, []);
+  } finally {
+    await b.close();
+  }
+});
+
 // A move marked too slow (a cross) in the analysis leads to the one page
 // that says so. It shows the start, to try again from: its king and rook
 // are links, and the king's leads to the start with the king selected.

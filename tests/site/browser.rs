@@ -65,7 +65,7 @@ fn chromium_plays_every_kind_of_game_and_axe_finds_no_violations() {
     if !chromium_with(&["axe-core"]) {
         return;
     }
-    node_tests(&["browser.test.mjs", "axe.test.mjs"], &[], 32);
+    node_tests(&["browser.test.mjs", "axe.test.mjs"], &[], 33);
 }
 
 /// A site with the Towers of Hanoi at `discs`, every book made (7 discs

@@ -128,7 +128,7 @@ macro_rules! texts {
                 $castling,
                 ". Mate within the moves each page gives, against a perfect \
 defender: Black always puts mate off longest. Select a white piece, then the square it goes to; \
-select the piece again to let it go. A move too slow to mate in time, one that stalemates \
+select the piece again to let it go, or the other piece instead. A move too slow to mate in time, one that stalemates \
 Black, or one that leaves the ",
                 $piece,
                 " to be taken ends the try. To take a move back, go back."
@@ -383,6 +383,9 @@ impl<K: Kind> Game for Mate<K> {
     const KEYS: u32 = 64 * 64 * 64 * 32 * 4 * VIEWS;
     const TEXTS: Texts = K::TEXTS;
     const LARGE_BOOKS: bool = true;
+    /// A tap on the other white piece picks it up instead: the king and
+    /// the queen or rook never go to each other's square.
+    const REPICK: bool = true;
     /// Squares are numbered in reading order, a8 first.
     const CELL_NOTE: Option<&'static str> =
         Some("square 0 is a8, 7 is h8, 56 is a1 and 63 is h1; cells 64 to 71 are the file letters");
@@ -754,9 +757,10 @@ const SQUARES: [&str; 64] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::editions::analysis;
     use crate::graph::StateGraph;
     use crate::solver::Solver;
-    use crate::view::{self, View};
+    use crate::view::{self, Choice, View};
 
     fn solver<K: Kind>(spare: u8) -> Solver<Mate<K>> {
         let mut rules = challenge::Rules::default_for(K::ENDING, 0);
@@ -860,8 +864,9 @@ mod tests {
             picked: Some(rook),
         };
         assert!(b.choices().iter().any(|(c, _)| *c == rook));
-        for (cell, _) in picked.choices() {
-            if cell == rook {
+        for (cell, choice) in picked.choices() {
+            // The rook let go, and the king picked instead.
+            if !matches!(choice, Choice::Move(_)) {
                 continue;
             }
             let note = |verdict| Note {
@@ -873,6 +878,52 @@ mod tests {
             let draw = root.noted_image(Some(rook), cell, note(Verdict::Draw));
             assert_eq!(content_of(named(draw)), "h", "{}", named(draw));
         }
+    }
+
+    /// With one white piece picked up, a tap on the other picks that one
+    /// up instead (no page more: the same view as its pick on the board),
+    /// and the analysis weighs it as the board does. So with the king
+    /// picked at KRK's start, the rook's pick is the one choice worth the
+    /// position's mate in 12, and framed as the best.
+    #[test]
+    fn a_tap_on_the_other_piece_picks_it_instead() {
+        let s = solver::<Rook>(1);
+        let root = s.graph().root();
+        let cell = |name| cell_of(Square::from_name(name).unwrap());
+        let (king, rook) = (cell("e1"), cell("a1"));
+        let on_board = analysis::choice_verdicts(&s, View::of(root));
+        let worth = |choices: &[(usize, Choice<Move>, Verdict)], at| {
+            let (_, choice, verdict) = *choices.iter().find(|(c, ..)| *c == at).unwrap();
+            (choice, verdict)
+        };
+        for (picked, other) in [(king, rook), (rook, king)] {
+            let view = View {
+                position: root,
+                picked: Some(picked),
+            };
+            let choices = analysis::choice_verdicts(&s, view);
+            let (choice, verdict) = worth(&choices, other);
+            assert_eq!(choice, Choice::Pick(other));
+            assert_eq!(
+                view.after(choice),
+                View {
+                    picked: Some(other),
+                    ..view
+                }
+            );
+            assert_eq!(verdict, worth(&on_board, other).1);
+        }
+        let king_picked = View {
+            position: root,
+            picked: Some(king),
+        };
+        let choices = analysis::choice_verdicts(&s, king_picked);
+        assert_eq!(worth(&choices, rook).1, Verdict::Win(12));
+        let mut moves = choices
+            .iter()
+            .filter(|(_, c, _)| matches!(c, Choice::Move(_)));
+        assert!(moves.clone().count() > 0);
+        assert!(moves.all(|(_, _, v)| v.rank() < Verdict::Win(12).rank()));
     }
 
     /// A lost try's page (too slow, or the rook taken) says why and shows
