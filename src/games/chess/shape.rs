@@ -128,8 +128,8 @@ macro_rules! texts {
                 $castling,
                 ". Mate within the moves each page gives, against a perfect \
 defender: Black always puts mate off longest. Select a white piece, then the square it goes to; \
-select the piece again to let it go, or the other piece instead. A move too slow to mate in time, one that stalemates \
-Black, or one that leaves the ",
+select the piece again to let it go, or the other piece instead. A move too slow to mate in \
+time, one that stalemates Black, or one that leaves the ",
                 $piece,
                 " to be taken ends the try. To take a move back, go back."
             ),
@@ -883,8 +883,8 @@ mod tests {
     /// With one white piece picked up, a tap on the other picks that one
     /// up instead (no page more: the same view as its pick on the board),
     /// and the analysis weighs it as the board does. So with the king
-    /// picked at KRK's start, the rook's pick is the one choice worth the
-    /// position's mate in 12, and framed as the best.
+    /// picked at KRK's start, the rook's pick is worth the position's mate
+    /// in 12 and every king move less: the rook is framed as the best.
     #[test]
     fn a_tap_on_the_other_piece_picks_it_instead() {
         let s = solver::<Rook>(1);
