@@ -151,20 +151,8 @@ impl<G: Game> Solver<G> {
     /// Every legal move of `board` with its score for the side to move, in
     /// the order of the cells that make them.
     pub fn move_scores(&self, board: G) -> Vec<(G::Move, Score)> {
-        self.move_scores_of(board, |_| true)
-    }
-
-    /// [`Solver::move_scores`] of only the moves `keep` keeps: the others
-    /// are not played (in chess each move is a reply to work out or look
-    /// up).
-    pub fn move_scores_of(
-        &self,
-        board: G,
-        keep: impl Fn(G::Move) -> bool,
-    ) -> Vec<(G::Move, Score)> {
         board
             .moves()
-            .filter(|&m| keep(m))
             .filter_map(|m| board.play(m).ok().map(|next| (m, next)))
             .filter_map(|(s, next)| {
                 let v = self.score(next)?;

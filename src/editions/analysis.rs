@@ -21,7 +21,7 @@ pub const JSON: &str = "positions.json";
 /// Each legal move of `board` with its verdict, in square order.
 pub fn verdicts<G: Game>(solver: &Solver<G>, board: G) -> Vec<(G::Move, Verdict)> {
     solver
-        .move_scores_of(board, |_| true)
+        .move_scores(board)
         .into_iter()
         .map(|(s, score)| (s, Verdict::of::<G>(score)))
         .collect()
